@@ -1,0 +1,62 @@
+/** Business constants of SPEC section 9. Every number here is part of the product contract. */
+
+export const APP_VERSION = '0.5.0';
+
+export const ROLE_GROUPS = ['admins', 'coaches', 'users'] as const;
+export type RoleGroup = (typeof ROLE_GROUPS)[number];
+export const ROLES = ['admin', 'coach', 'user'] as const;
+export type Role = (typeof ROLES)[number];
+export const DEFAULT_INVITATION_ROLES: readonly RoleGroup[] = ['users'];
+
+export const ACTIVATION_CODE_LENGTH = 16;
+export const ACTIVATION_CODE_FORMATTED_LENGTH = 19;
+export const ACTIVATION_CODE_GROUP_SIZE = 4;
+export const ACTIVATION_CODE_PLACEHOLDER = 'XXXX-XXXX-XXXX-XXXX';
+
+export const NAME_MAX = 200;
+export const PREFERRED_NAME_MAX = 100;
+export const FAMILY_NAME_MAX = 100;
+export const HEIGHT_CM_MIN = 50;
+export const HEIGHT_CM_MAX = 300;
+export const HEIGHT_FEET_MIN = 1;
+export const HEIGHT_FEET_MAX = 9;
+export const HEIGHT_INCHES_MIN = 0;
+export const HEIGHT_INCHES_MAX = 11;
+export const ONBOARDING_AGE_MIN = 13;
+export const ONBOARDING_AGE_MAX = 120;
+
+export const CM_PER_FOOT = 30.48;
+export const CM_PER_INCH = 2.54;
+
+export const DEFAULT_TIMEZONE = 'UTC';
+export const DEFAULT_LOCALE = 'en-US';
+export const DEFAULT_SEX_ASSIGNED_AT_BIRTH = 'prefer-not-to-say';
+export const DEFAULT_MEASUREMENT_SYSTEM = 'metric';
+/** The browser language that makes imperial the default measurement system. */
+export const IMPERIAL_DEFAULT_LANGUAGE = 'en-US';
+
+export const QUERY_STALE_TIME_MS = 60_000;
+export const PROFILE_STALE_TIME_MS = 300_000;
+export const QUERY_GC_TIME_MS = 300_000;
+export const QUERY_RETRY = 1;
+export const MUTATION_RETRY = 1;
+
+export const TOKEN_EXPIRY_TOLERANCE_MS = 5_000;
+export const CREDENTIALS_CACHE_LIFETIME_MS = 3_000_000;
+export const COOKIE_STORAGE_EXPIRES_DAYS = 365;
+export const COPY_CONFIRMATION_MS = 3_000;
+
+export const RETRY_DEFAULT_ATTEMPTS = 3;
+export const RETRY_BASE_DELAY_MS = 100;
+export const RETRY_JITTER_MS = 100;
+export const RETRY_MAX_DELAY_MS = 300_000;
+export const RETRYABLE_STATUS_CODES: readonly number[] = [429, 500, 502, 503, 504];
+
+export const DEFAULT_REGION = 'us-west-2';
+
+/** Server-side limits (SPEC leaves them open; see docs/decisions/002-server-limits.md). */
+export const MAX_REQUEST_BODY_BYTES = 32 * 1024;
+export const REGISTRATION_CHALLENGE_TTL_SECONDS = 300;
+export const SIGNIN_SESSION_TTL_SECONDS = 300;
+export const PASSKEY_PROOF_TTL_SECONDS = 120;
+export const WEBAUTHN_TIMEOUT_MS = 120_000;

@@ -1,0 +1,33 @@
+import { ROLE_GROUPS, type Role, type RoleGroup } from './constants';
+
+const GROUP_TO_ROLE: Record<RoleGroup, Role> = { admins: 'admin', coaches: 'coach', users: 'user' };
+
+const isRoleGroup = (value: string): value is RoleGroup => (ROLE_GROUPS as readonly string[]).includes(value);
+
+/**
+ * Group names from a `cognito:groups` claim in any of the shapes it arrives in: a JSON list
+ * (the token itself), a comma-separated string, or API Gateway's flattened `[admins users]`.
+ */
+export const parseGroupClaim = (claim: unknown): string[] => {
+  if (Array.isArray(claim)) {
+    return claim.filter((item): item is string => typeof item === 'string').map((g) => g.trim()).filter(Boolean);
+  }
+  if (typeof claim !== 'string') return [];
+  const trimmed = claim.trim();
+  const inner = trimmed.startsWith('[') && trimmed.endsWith(']') ? trimmed.slice(1, -1) : trimmed;
+  return inner
+    .split(/[\s,]+/)
+    .map((g) => g.replace(/^"|"$/g, ''))
+    .filter(Boolean);
+};
+
+/** Known role groups of a claim, in the order admins, coaches, users, without duplicates. */
+export const roleGroupsFromClaim = (claim: unknown): RoleGroup[] => {
+  const groups = new Set(parseGroupClaim(claim).filter(isRoleGroup));
+  return ROLE_GROUPS.filter((g) => groups.has(g));
+};
+
+/** Roles (admin, coach, user) of a group claim; unknown groups are ignored. */
+export const rolesFromClaim = (claim: unknown): Role[] => roleGroupsFromClaim(claim).map((g) => GROUP_TO_ROLE[g]);
+
+export const roleOfGroup = (group: RoleGroup): Role => GROUP_TO_ROLE[group];
