@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Logs are asserted where they matter (test/unit/lambdas/logger.test.ts), not printed.
+    env: { LOG_LEVEL: 'silent' },
     projects: [
       {
         test: {

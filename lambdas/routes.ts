@@ -120,7 +120,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: 'admin',
     entry: 'lambdas/api/admin/list-users.ts',
     tables: { profiles: 'read' },
-    cognitoActions: ['ListUsers', 'AdminListGroupsForUser'],
+    cognitoActions: ['ListUsers', 'ListUsersInGroup'],
   },
 ];
 

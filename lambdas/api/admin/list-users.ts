@@ -1,4 +1,64 @@
-// Placeholder: replaced by the real handler in this change set.
-export const handler = (): never => {
-  throw new Error('not implemented');
+/**
+ * GET /internal/v1/admin/users: every Cognito user with its groups and profile names. Pages through
+ * Cognito (60 users a call; groups by listing each group's members, not one call per user) and
+ * reads names 100 profiles at a time.
+ */
+import { ListUsersCommand, ListUsersInGroupCommand, type UserType } from '@aws-sdk/client-cognito-identity-provider';
+import { ROLE_GROUPS } from '../../../shared/constants';
+import type { AdminUserListItem } from '../../../shared/schemas';
+import { cognito } from '../../common/aws';
+import { userPoolId } from '../../common/env';
+import { httpHandler, ok } from '../../common/http';
+import { getProfileNames } from '../../common/repositories/profiles';
+
+const allPages = async (fetchPage: (token?: string) => Promise<{ users: UserType[]; next?: string }>): Promise<UserType[]> => {
+  const users: UserType[] = [];
+  let token: string | undefined;
+  do {
+    const page = await fetchPage(token);
+    users.push(...page.users);
+    token = page.next;
+  } while (token);
+  return users;
 };
+
+const attribute = (user: UserType, name: string): string | undefined => user.Attributes?.find((a) => a.Name === name)?.Value;
+
+export const handler = httpHandler({ auth: 'admin' }, async () => {
+  const UserPoolId = userPoolId();
+  const users = await allPages(async (PaginationToken) => {
+    const page = await cognito.send(new ListUsersCommand({ UserPoolId, Limit: 60, PaginationToken }));
+    return { users: page.Users ?? [], next: page.PaginationToken };
+  });
+
+  const groupsByUsername = new Map<string, string[]>();
+  for (const GroupName of ROLE_GROUPS) {
+    const members = await allPages(async (NextToken) => {
+      const page = await cognito.send(new ListUsersInGroupCommand({ UserPoolId, GroupName, Limit: 60, NextToken }));
+      return { users: page.Users ?? [], next: page.NextToken };
+    });
+    for (const member of members) {
+      if (member.Username) groupsByUsername.set(member.Username, [...(groupsByUsername.get(member.Username) ?? []), GroupName]);
+    }
+  }
+
+  const subs = users.map((user) => attribute(user, 'sub')).filter((sub): sub is string => sub !== undefined);
+  const names = await getProfileNames(subs);
+  const items: AdminUserListItem[] = users.flatMap((user) => {
+    const userId = attribute(user, 'sub');
+    if (!userId || !user.Username) return [];
+    const profile = names.get(userId);
+    return [
+      {
+        userId,
+        email: attribute(user, 'email') ?? '',
+        ...(profile?.preferredName ? { preferredName: profile.preferredName } : {}),
+        ...(profile?.familyName ? { familyName: profile.familyName } : {}),
+        roles: groupsByUsername.get(user.Username) ?? [],
+        createdAt: (user.UserCreateDate ?? new Date(0)).toISOString(),
+      },
+    ];
+  });
+  items.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return ok({ users: items });
+});

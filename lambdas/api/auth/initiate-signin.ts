@@ -1,4 +1,27 @@
-// Placeholder: replaced by the real handler in this change set.
-export const handler = (): never => {
-  throw new Error('not implemented');
-};
+/**
+ * POST /v1/auth/initiate-signin: starts a discoverable-credential sign-in. The challenge stays on the
+ * server under a random session id, valid for a few minutes and usable once.
+ */
+import { randomBytes } from 'node:crypto';
+import { generateAuthenticationOptions } from '@simplewebauthn/server';
+import { SIGNIN_SESSION_TTL_SECONDS, WEBAUTHN_TIMEOUT_MS } from '../../../shared/constants';
+import { initiateSigninRequestSchema } from '../../../shared/schemas';
+import { webauthnConfig } from '../../common/env';
+import { httpHandler, ok } from '../../common/http';
+import { putSigninSession } from '../../common/repositories/auth-challenges';
+
+export const handler = httpHandler({ auth: 'public', body: initiateSigninRequestSchema }, async () => {
+  const authenticationOptions = await generateAuthenticationOptions({
+    rpID: webauthnConfig().rpId,
+    allowCredentials: [],
+    userVerification: 'required',
+    timeout: WEBAUTHN_TIMEOUT_MS,
+  });
+  const sessionId = randomBytes(32).toString('base64url');
+  await putSigninSession({
+    sessionId,
+    challenge: authenticationOptions.challenge,
+    expiresAt: Math.floor(Date.now() / 1000) + SIGNIN_SESSION_TTL_SECONDS,
+  });
+  return ok({ sessionId, authenticationOptions });
+});

@@ -1,4 +1,120 @@
-// Placeholder: replaced by the real handler in this change set.
-export const handler = (): never => {
-  throw new Error('not implemented');
+/**
+ * POST /v1/auth/register-passkey: verifies a new passkey against the challenge the server stored for
+ * this invitation (never one the client sends), then commits everything in one transaction: the
+ * credential, the code marked used, the profile, the challenge consumed. It answers a single-use
+ * passkey proof so the new user signs in without a second biometric prompt.
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { verifyRegistrationResponse, type VerifiedRegistrationResponse } from '@simplewebauthn/server';
+import {
+  DEFAULT_LOCALE,
+  DEFAULT_MEASUREMENT_SYSTEM,
+  DEFAULT_SEX_ASSIGNED_AT_BIRTH,
+  DEFAULT_TIMEZONE,
+} from '../../../shared/constants';
+import { API_MESSAGES } from '../../../shared/messages';
+import { registerPasskeyRequestSchema, type UserProfile } from '../../../shared/schemas';
+import { issuePasskeyProof } from '../../cognito/passkey-proof';
+import { ddb } from '../../common/aws';
+import { addUserToGroups } from '../../common/cognito-users';
+import { webauthnConfig } from '../../common/env';
+import { BadRequest, Conflict } from '../../common/errors';
+import { httpHandler, ok } from '../../common/http';
+import {
+  consumeRegistrationChallengeItem,
+  findRegistrationChallenge,
+  type RegistrationChallenge,
+} from '../../common/repositories/auth-challenges';
+import { getInvitation, markCodeUsedItem } from '../../common/repositories/invitations';
+import { putPasskeyItem } from '../../common/repositories/passkeys';
+import { createProfileItem } from '../../common/repositories/profiles';
+import { secretsEqual } from '../../common/secrets';
+import { SUPPORTED_ALGORITHM_IDS } from '../../common/webauthn';
+
+const rejected = () => new BadRequest(API_MESSAGES.registrationFailed);
+
+const verify = async (
+  response: Parameters<typeof verifyRegistrationResponse>[0]['response'],
+  pending: RegistrationChallenge,
+): Promise<NonNullable<VerifiedRegistrationResponse['registrationInfo']>> => {
+  const { rpId, origins } = webauthnConfig();
+  try {
+    const result = await verifyRegistrationResponse({
+      response,
+      expectedChallenge: pending.challenge,
+      expectedOrigin: origins,
+      expectedRPID: rpId,
+      requireUserPresence: true,
+      requireUserVerification: true,
+      supportedAlgorithmIDs: SUPPORTED_ALGORITHM_IDS,
+    });
+    if (result.verified && result.registrationInfo.userVerified) return result.registrationInfo;
+  } catch {
+    // A malformed or mismatched attestation is a rejected registration, not a server error.
+  }
+  throw rejected();
 };
+
+/** Index of the code-used condition in the transaction, to tell a used code from an expired challenge. */
+const CODE_ITEM = 1;
+
+export const handler = httpHandler({ auth: 'public', body: registerPasskeyRequestSchema }, async ({ body }) => {
+  const invitation = await getInvitation(body.email);
+  if (!invitation || !secretsEqual(invitation.activationCode, body.activationCode)) throw rejected();
+  if (invitation.codeUsed) throw new Conflict(API_MESSAGES.activationCodeUsed);
+
+  const pending = await findRegistrationChallenge(invitation.email);
+  if (!pending || pending.cognitoUsername !== body.cognitoUsername) throw rejected();
+  if (body.expectedChallenge !== undefined && !secretsEqual(body.expectedChallenge, pending.challenge)) throw rejected();
+
+  const registration = await verify(body.registrationResponse, pending);
+  await addUserToGroups(pending.cognitoUsername, invitation.roles);
+
+  const now = new Date().toISOString();
+  const profile: UserProfile = {
+    userId: pending.userId,
+    email: invitation.email,
+    name: body.name ?? invitation.email,
+    createdAt: now,
+    updatedAt: now,
+    sexAssignedAtBirth: DEFAULT_SEX_ASSIGNED_AT_BIRTH,
+    measurementSystem: DEFAULT_MEASUREMENT_SYSTEM,
+    phoneNumber: body.phoneNumber,
+    timezone: body.timezone ?? DEFAULT_TIMEZONE,
+    locale: body.locale ?? DEFAULT_LOCALE,
+    metadata: { onboardingCompleted: false },
+  };
+  try {
+    await ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          consumeRegistrationChallengeItem(invitation.email, pending.challenge),
+          markCodeUsedItem(invitation.email, invitation.activationCode, pending.userId, now),
+          putPasskeyItem({
+            credentialId: registration.credential.id,
+            userId: pending.userId,
+            cognitoUsername: pending.cognitoUsername,
+            userHandle: pending.userHandle,
+            publicKey: registration.credential.publicKey,
+            counter: registration.credential.counter,
+            transports: registration.credential.transports,
+            deviceType: registration.credentialDeviceType,
+            backedUp: registration.credentialBackedUp,
+            createdAt: now,
+          }),
+          createProfileItem(profile),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    if (error.CancellationReasons?.[CODE_ITEM]?.Code === 'ConditionalCheckFailed') {
+      throw new Conflict(API_MESSAGES.activationCodeUsed);
+    }
+    throw rejected();
+  }
+
+  const passkeyProof = await issuePasskeyProof({ userId: pending.userId, cognitoUsername: pending.cognitoUsername });
+  return ok({ userId: pending.userId, cognitoUsername: pending.cognitoUsername, passkeyProof });
+});

@@ -1,4 +1,11 @@
-// Placeholder: replaced by the real handler in this change set.
-export const handler = (): never => {
-  throw new Error('not implemented');
-};
+/** GET /v1/users/me: the caller's own profile, keyed by the verified token's `sub`. */
+import { API_MESSAGES } from '../../../shared/messages';
+import { NotFound } from '../../common/errors';
+import { httpHandler, ok } from '../../common/http';
+import { getProfile } from '../../common/repositories/profiles';
+
+export const handler = httpHandler({ auth: 'user' }, async ({ caller }) => {
+  const profile = await getProfile(caller.sub);
+  if (!profile) throw new NotFound(API_MESSAGES.profileNotFound);
+  return ok(profile);
+});

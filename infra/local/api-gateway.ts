@@ -1,0 +1,170 @@
+/**
+ * The local stand-in for API Gateway: routes the API paths of the route manifest to the very handler
+ * modules the CDK stack deploys, verifies the id token as the Cognito authorizer does (aws-jwt-verify
+ * against the local JWKS), and builds the REST API proxy event with the claims as API Gateway
+ * delivers them (strings; a list flattened to `[a b]`).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { JwtRsaVerifier } from 'aws-jwt-verify';
+import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
+import { ROUTES, type RouteDefinition } from '../../lambdas/routes';
+
+type ApiHandler = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
+
+export interface LocalApiGatewayOptions {
+  readonly repositoryRoot: string;
+  readonly issuer: string;
+  readonly jwksUri: string;
+  readonly clientId: string;
+  /** Largest request body read into memory; API Gateway's own limit is 10 MB. */
+  readonly maxBodyBytes?: number;
+}
+
+interface CompiledRoute {
+  readonly route: RouteDefinition;
+  readonly pattern: RegExp;
+  readonly parameterNames: string[];
+}
+
+const compile = (route: RouteDefinition): CompiledRoute => {
+  const parameterNames: string[] = [];
+  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
+    parameterNames.push(name);
+    return '([^/]+)';
+  });
+  return { route, pattern: new RegExp(`^${source}$`), parameterNames };
+};
+
+/** API Gateway hands every claim to the Lambda as a string; lists become `[a b]`. */
+export const claimsAsApiGatewayDelivers = (payload: JwtPayload): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(payload).map(([key, value]) => [
+      key,
+      Array.isArray(value) ? `[${value.join(' ')}]` : typeof value === 'string' ? value : JSON.stringify(value),
+    ]),
+  );
+
+const readBody = (req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > limit ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+
+const send = (res: ServerResponse, statusCode: number, headers: Record<string, string>, body: string): void => {
+  res.writeHead(statusCode, headers);
+  res.end(body);
+};
+
+export const createLocalApiGateway = (options: LocalApiGatewayOptions) => {
+  const routes = ROUTES.map(compile);
+  const verifier = JwtRsaVerifier.create({
+    issuer: options.issuer,
+    audience: options.clientId,
+    jwksUri: options.jwksUri,
+    customJwtCheck: ({ payload }) => {
+      if (payload.token_use !== 'id') throw new Error('not an id token');
+    },
+  });
+  const handlers = new Map<string, Promise<ApiHandler>>();
+  const load = (route: RouteDefinition): Promise<ApiHandler> => {
+    let handler = handlers.get(route.entry);
+    if (!handler) {
+      const url = pathToFileURL(join(options.repositoryRoot, route.entry)).href;
+      handler = import(url).then((module: { handler: ApiHandler }) => module.handler);
+      handlers.set(route.entry, handler);
+    }
+    return handler;
+  };
+
+  const matches = (path: string) =>
+    routes.flatMap((compiled) => {
+      const match = compiled.pattern.exec(path);
+      return match ? [{ compiled, values: match.slice(1) }] : [];
+    });
+
+  /** True when the request was an API path (answered here), false to let another part serve it. */
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const candidates = matches(url.pathname);
+    if (candidates.length === 0) return false;
+    const json = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+    const found = candidates.find(({ compiled }) => compiled.route.method === req.method);
+    if (!found) {
+      send(res, 403, json, JSON.stringify({ message: 'Missing Authentication Token' }));
+      return true;
+    }
+    const { route, parameterNames } = found.compiled;
+
+    let claims: Record<string, string> | undefined;
+    if (route.auth !== 'public') {
+      const token = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? req.headers.authorization;
+      try {
+        claims = claimsAsApiGatewayDelivers(await verifier.verify(token ?? ''));
+      } catch {
+        send(res, 401, json, JSON.stringify({ message: 'Unauthorized' }));
+        return true;
+      }
+    }
+
+    const body = await readBody(req, options.maxBodyBytes ?? 10 * 1024 * 1024);
+    if (body === 'too-large') {
+      send(res, 413, json, JSON.stringify({ message: 'Request Too Long' }));
+      return true;
+    }
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : (value ?? '')]),
+    );
+    const pathParameters = Object.fromEntries(parameterNames.map((name, i) => [name, found.values[i] ?? '']));
+    const event: APIGatewayProxyEvent = {
+      resource: route.path,
+      path: url.pathname,
+      httpMethod: route.method,
+      headers,
+      multiValueHeaders: {},
+      queryStringParameters: url.search ? Object.fromEntries(url.searchParams) : null,
+      multiValueQueryStringParameters: null,
+      pathParameters: parameterNames.length > 0 ? pathParameters : null,
+      stageVariables: null,
+      isBase64Encoded: false,
+      body: body.length > 0 ? body.toString('utf8') : null,
+      requestContext: {
+        accountId: '000000000000',
+        apiId: 'local',
+        authorizer: claims ? { claims } : null,
+        httpMethod: route.method,
+        identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1' } as APIGatewayProxyEvent['requestContext']['identity'],
+        path: url.pathname,
+        protocol: 'HTTP/1.1',
+        requestId: crypto.randomUUID(),
+        requestTimeEpoch: Date.now(),
+        resourceId: route.id,
+        resourcePath: route.path,
+        stage: 'local',
+      },
+    };
+    let result: APIGatewayProxyResult;
+    try {
+      result = await (await load(route))(event);
+    } catch {
+      // A Lambda that throws surfaces as API Gateway's 502, as in the cloud.
+      send(res, 502, json, JSON.stringify({ message: 'Internal server error' }));
+      return true;
+    }
+    const responseHeaders = Object.fromEntries(
+      Object.entries(result.headers ?? {}).map(([key, value]) => [key, String(value)]),
+    );
+    send(res, result.statusCode, responseHeaders, result.body);
+    return true;
+  };
+
+  return { handle };
+};

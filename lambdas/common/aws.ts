@@ -1,0 +1,14 @@
+/**
+ * The AWS clients, created once per Lambda container. Endpoints come from the SDK's standard
+ * variables (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER), which is how
+ * the local stack points them at DynamoDB Local and the local Cognito endpoint: no product code knows.
+ */
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+export const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+  marshallOptions: { removeUndefinedValues: true },
+});
+
+export const cognito = new CognitoIdentityProviderClient({});

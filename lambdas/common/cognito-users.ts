@@ -1,0 +1,47 @@
+/** The Cognito calls of the sign-in chain, in the words of the domain. */
+import {
+  AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
+  AdminGetUserCommand,
+  UsernameExistsException,
+  type AttributeType,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { cognito } from './aws';
+import { userPoolId } from './env';
+
+const attribute = (attributes: AttributeType[] | undefined, name: string): string | undefined =>
+  attributes?.find((a) => a.Name === name)?.Value;
+
+/**
+ * Creates the user under the reserved opaque username (email verified, no message sent), or finds
+ * it when an earlier attempt already did: answers its `sub`.
+ */
+export const ensureCognitoUser = async (username: string, email: string): Promise<string> => {
+  try {
+    const created = await cognito.send(
+      new AdminCreateUserCommand({
+        UserPoolId: userPoolId(),
+        Username: username,
+        MessageAction: 'SUPPRESS',
+        UserAttributes: [
+          { Name: 'email', Value: email },
+          { Name: 'email_verified', Value: 'true' },
+        ],
+      }),
+    );
+    const sub = attribute(created.User?.Attributes, 'sub');
+    if (sub) return sub;
+  } catch (error) {
+    if (!(error instanceof UsernameExistsException)) throw error;
+  }
+  const existing = await cognito.send(new AdminGetUserCommand({ UserPoolId: userPoolId(), Username: username }));
+  const sub = attribute(existing.UserAttributes, 'sub');
+  if (!sub) throw new Error('Cognito user has no sub');
+  return sub;
+};
+
+export const addUserToGroups = async (username: string, groups: readonly string[]): Promise<void> => {
+  for (const group of groups) {
+    await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: userPoolId(), Username: username, GroupName: group }));
+  }
+};

@@ -1,0 +1,61 @@
+/** Typed HTTP errors: each carries a status code and a message that is safe to show the caller. */
+
+export class HttpError extends Error {
+  override readonly name: string = 'HttpError';
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export class BadRequest extends HttpError {
+  override readonly name = 'BadRequest';
+  constructor(message: string, details?: unknown) {
+    super(400, message, details);
+  }
+}
+export class Unauthorized extends HttpError {
+  override readonly name = 'Unauthorized';
+  constructor(message: string) {
+    super(401, message);
+  }
+}
+export class Forbidden extends HttpError {
+  override readonly name = 'Forbidden';
+  constructor(message: string) {
+    super(403, message);
+  }
+}
+export class NotFound extends HttpError {
+  override readonly name = 'NotFound';
+  constructor(message: string) {
+    super(404, message);
+  }
+}
+export class Conflict extends HttpError {
+  override readonly name = 'Conflict';
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+export class PayloadTooLarge extends HttpError {
+  override readonly name = 'PayloadTooLarge';
+  constructor(message: string) {
+    super(413, message);
+  }
+}
+export class UnsupportedMediaType extends HttpError {
+  override readonly name = 'UnsupportedMediaType';
+  constructor(message: string) {
+    super(415, message);
+  }
+}
+export class TooManyRequests extends HttpError {
+  override readonly name = 'TooManyRequests';
+  constructor(message: string) {
+    super(429, message);
+  }
+}

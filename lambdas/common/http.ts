@@ -1,0 +1,140 @@
+/**
+ * The one HTTP wrapper every API handler goes through: media type and size checks, JSON parsing,
+ * validation with the shared schemas, caller identity from the authorizer's verified claims,
+ * and typed errors mapped to `{message}` answers. Nothing else ever reaches the caller: no stack traces.
+ */
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { z } from 'zod';
+import { MAX_REQUEST_BODY_BYTES, type RoleGroup } from '../../shared/constants';
+import { API_MESSAGES } from '../../shared/messages';
+import { roleGroupsFromClaim } from '../../shared/roles';
+import type { AuthLevel } from '../routes';
+import { BadRequest, Forbidden, HttpError, PayloadTooLarge, Unauthorized, UnsupportedMediaType } from './errors';
+import { logger } from './logger';
+
+/** The signed-in caller, from the id token that API Gateway's authorizer verified. */
+export interface Caller {
+  readonly sub: string;
+  readonly username: string;
+  readonly email: string;
+  readonly groups: RoleGroup[];
+}
+
+export interface RequestContext<Body, C extends Caller | null = Caller | null> {
+  readonly body: Body;
+  readonly caller: C;
+  readonly pathParameters: Record<string, string>;
+  readonly event: APIGatewayProxyEvent;
+}
+
+export interface HttpResult {
+  readonly statusCode: number;
+  readonly body?: unknown;
+}
+
+export const ok = (body: unknown): HttpResult => ({ statusCode: 200, body });
+export const created = (body: unknown): HttpResult => ({ statusCode: 201, body });
+export const noContent = (): HttpResult => ({ statusCode: 204 });
+
+interface HandlerOptions<S extends z.ZodType | undefined> {
+  readonly auth: AuthLevel;
+  /** Request body schema; routes without one ignore the body. */
+  readonly body?: S;
+}
+
+type BodyOf<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Caller_<A extends AuthLevel> = A extends 'public' ? Caller | null : Caller;
+
+const header = (event: APIGatewayProxyEvent, name: string): string | undefined => {
+  const wanted = name.toLowerCase();
+  const entry = Object.entries(event.headers ?? {}).find(([key]) => key.toLowerCase() === wanted);
+  return entry?.[1] ?? undefined;
+};
+
+const rawBody = (event: APIGatewayProxyEvent): string => {
+  if (event.body === null || event.body === undefined) return '';
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+};
+
+const parseBody = <S extends z.ZodType>(event: APIGatewayProxyEvent, schema: S): z.output<S> => {
+  const text = rawBody(event);
+  if (Buffer.byteLength(text, 'utf8') > MAX_REQUEST_BODY_BYTES) throw new PayloadTooLarge(API_MESSAGES.payloadTooLarge);
+  const mediaType = header(event, 'content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (mediaType !== 'application/json') throw new UnsupportedMediaType(API_MESSAGES.unsupportedMediaType);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new BadRequest(API_MESSAGES.invalidJson);
+  }
+  const result = schema.safeParse(json);
+  if (!result.success) {
+    const issues = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+    throw new BadRequest(issues[0]?.message ?? API_MESSAGES.invalidRequest, issues);
+  }
+  return result.data;
+};
+
+/** API Gateway delivers claims as strings; a group list may arrive as `[admins users]` or `admins,users`. */
+const callerFrom = (event: APIGatewayProxyEvent): Caller | null => {
+  const claims: Record<string, unknown> | undefined = (event.requestContext?.authorizer as { claims?: Record<string, unknown> } | null)
+    ?.claims;
+  if (!claims || claims.token_use !== 'id' || typeof claims.sub !== 'string') return null;
+  return {
+    sub: claims.sub,
+    username: typeof claims['cognito:username'] === 'string' ? claims['cognito:username'] : claims.sub,
+    email: typeof claims.email === 'string' ? claims.email : '',
+    groups: roleGroupsFromClaim(claims['cognito:groups']),
+  };
+};
+
+const authorize = (level: AuthLevel, caller: Caller | null): void => {
+  if (level === 'public') return;
+  if (!caller) throw new Unauthorized(API_MESSAGES.unauthorized);
+  if (level === 'admin' && !caller.groups.includes('admins')) throw new Forbidden(API_MESSAGES.forbidden);
+};
+
+const respond = (statusCode: number, body?: unknown): APIGatewayProxyResult => {
+  const headers: Record<string, string> = {
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  };
+  const allowOrigin = process.env.CORS_ALLOW_ORIGIN;
+  if (allowOrigin) headers['Access-Control-Allow-Origin'] = allowOrigin;
+  if (body === undefined) return { statusCode, headers, body: '' };
+  headers['Content-Type'] = 'application/json';
+  return { statusCode, headers, body: JSON.stringify(body) };
+};
+
+export const httpHandler =
+  <S extends z.ZodType | undefined = undefined, A extends AuthLevel = AuthLevel>(
+    options: HandlerOptions<S> & { readonly auth: A },
+    handle: (context: RequestContext<BodyOf<S>, Caller_<A>>) => Promise<HttpResult>,
+  ) =>
+  async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+    const route = `${event.httpMethod} ${event.resource}`;
+    try {
+      const caller = callerFrom(event);
+      authorize(options.auth, caller);
+      const body = (options.body ? parseBody(event, options.body) : undefined) as BodyOf<S>;
+      const pathParameters = Object.fromEntries(
+        Object.entries(event.pathParameters ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      );
+      const result = await handle({ body, caller: caller as Caller_<A>, pathParameters, event });
+      return respond(result.statusCode, result.body);
+    } catch (error) {
+      if (error instanceof HttpError) {
+        logger.info('request rejected', { route, statusCode: error.statusCode, reason: error.message });
+        return respond(
+          error.statusCode,
+          error.details === undefined ? { message: error.message } : { message: error.message, issues: error.details },
+        );
+      }
+      logger.error('request failed', {
+        route,
+        errorName: error instanceof Error ? error.name : typeof error,
+        errorMessage: error instanceof Error ? error.message : undefined,
+      });
+      return respond(500, { message: API_MESSAGES.internal });
+    }
+  };

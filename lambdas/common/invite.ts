@@ -1,0 +1,46 @@
+/**
+ * Inviting someone: one rule shared by the admin API and `npm run invite`. The code comes from a
+ * CSPRNG; an email with a pending invitation or an existing account cannot be invited again.
+ */
+import { randomBytes } from 'node:crypto';
+import { ListUsersCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { generateActivationCode } from '../../shared/activation-code';
+import { DEFAULT_INVITATION_ROLES, type RoleGroup } from '../../shared/constants';
+import { API_MESSAGES } from '../../shared/messages';
+import { cognito } from './aws';
+import { userPoolId } from './env';
+import { Conflict } from './errors';
+import { createInvitation, getInvitation, type InvitationRecord } from './repositories/invitations';
+
+/** Whether a Cognito account already uses this email. */
+export const accountExists = async (email: string): Promise<boolean> => {
+  const escaped = email.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+  const result = await cognito.send(
+    new ListUsersCommand({ UserPoolId: userPoolId(), Filter: `email = "${escaped}"`, Limit: 1 }),
+  );
+  return (result.Users ?? []).length > 0;
+};
+
+export interface InviteInput {
+  /** Already normalized (trimmed, lowercased). */
+  readonly email: string;
+  readonly roles?: readonly RoleGroup[];
+  /** The inviting admin's user id (`sub`); the bootstrap uses the nil UUID. */
+  readonly createdBy: string;
+}
+
+export const invite = async ({ email, roles, createdBy }: InviteInput): Promise<InvitationRecord> => {
+  const existing = await getInvitation(email);
+  if (existing) throw new Conflict(existing.codeUsed ? API_MESSAGES.accountExists : API_MESSAGES.invitationExists);
+  if (await accountExists(email)) throw new Conflict(API_MESSAGES.accountExists);
+  const invitation: InvitationRecord = {
+    email,
+    activationCode: generateActivationCode((size) => randomBytes(size)),
+    codeUsed: false,
+    roles: [...new Set(roles ?? DEFAULT_INVITATION_ROLES)],
+    createdBy,
+    createdAt: new Date().toISOString(),
+  };
+  if (!(await createInvitation(invitation))) throw new Conflict(API_MESSAGES.invitationExists);
+  return invitation;
+};

@@ -1,0 +1,111 @@
+/** Invitations and their activation codes, one item per (lowercased) email. */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  ScanCommand,
+  UpdateCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type { RoleGroup } from '../../../shared/constants';
+import { ddb } from '../aws';
+import { tableName } from '../env';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+const table = () => tableName('invitations');
+
+export interface InvitationRecord {
+  readonly email: string;
+  readonly activationCode: string;
+  readonly codeUsed: boolean;
+  readonly roles: RoleGroup[];
+  readonly createdBy: string;
+  readonly createdAt: string;
+  /** Reserved when activation first runs, so a retry reuses the same Cognito user. */
+  readonly cognitoUsername?: string;
+  readonly usedAt?: string;
+  readonly usedBy?: string;
+}
+
+export const getInvitation = async (email: string): Promise<InvitationRecord | undefined> => {
+  const result = await ddb.send(new GetCommand({ TableName: table(), Key: { email }, ConsistentRead: true }));
+  return result.Item as InvitationRecord | undefined;
+};
+
+/** Creates the invitation unless one exists for the email; answers false when one did. */
+export const createInvitation = async (invitation: InvitationRecord): Promise<boolean> => {
+  try {
+    await ddb.send(
+      new PutCommand({ TableName: table(), Item: invitation, ConditionExpression: 'attribute_not_exists(email)' }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+};
+
+/**
+ * Reserves the opaque Cognito username of this invitation, once: the first activation attempt's
+ * candidate wins and every later (or concurrent) attempt gets the winner back, so a user is never
+ * created twice for one invitation.
+ */
+export const bindCognitoUsername = async (email: string, candidate: string): Promise<string> => {
+  const result = await ddb.send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: { email },
+      UpdateExpression: 'SET cognitoUsername = if_not_exists(cognitoUsername, :candidate)',
+      ConditionExpression: 'attribute_exists(email)',
+      ExpressionAttributeValues: { ':candidate': candidate },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return (result.Attributes as InvitationRecord).cognitoUsername ?? candidate;
+};
+
+/** Transaction item marking the code used, only if it is this code and still unused. */
+export const markCodeUsedItem = (email: string, activationCode: string, usedBy: string, usedAt: string): TransactItem => ({
+  Update: {
+    TableName: table(),
+    Key: { email },
+    UpdateExpression: 'SET codeUsed = :true, usedAt = :usedAt, usedBy = :usedBy',
+    ConditionExpression: 'activationCode = :code AND codeUsed = :false',
+    ExpressionAttributeValues: {
+      ':code': activationCode,
+      ':true': true,
+      ':false': false,
+      ':usedAt': usedAt,
+      ':usedBy': usedBy,
+    },
+  },
+});
+
+/** One page of invitations (admin list only: a paged Scan). */
+export const listInvitations = async (
+  startKey?: Record<string, unknown>,
+): Promise<{ items: InvitationRecord[]; nextKey?: Record<string, unknown> }> => {
+  const result = await ddb.send(new ScanCommand({ TableName: table(), ExclusiveStartKey: startKey, Limit: 100 }));
+  return { items: (result.Items ?? []) as InvitationRecord[], nextKey: result.LastEvaluatedKey };
+};
+
+export type DeleteOutcome = 'deleted' | 'not-found' | 'activated';
+
+/** Deletes a pending invitation; an activated one stays. */
+export const deletePendingInvitation = async (email: string): Promise<DeleteOutcome> => {
+  try {
+    await ddb.send(
+      new DeleteCommand({
+        TableName: table(),
+        Key: { email },
+        ConditionExpression: 'attribute_exists(email) AND codeUsed = :false',
+        ExpressionAttributeValues: { ':false': false },
+      }),
+    );
+    return 'deleted';
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    return (await getInvitation(email)) ? 'activated' : 'not-found';
+  }
+};

@@ -1,0 +1,70 @@
+/** Passkey credentials: credential id unique; a user's credentials through the `byUser` index. */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TABLES } from '../../../shared/tables';
+import { ddb } from '../aws';
+import { tableName } from '../env';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+const table = () => tableName('passkeys');
+
+export interface PasskeyRecord {
+  readonly credentialId: string;
+  readonly userId: string;
+  readonly cognitoUsername: string;
+  /** WebAuthn user handle (base64url) the authenticator returns on sign-in. */
+  readonly userHandle: string;
+  readonly publicKey: Uint8Array;
+  readonly counter: number;
+  readonly transports?: string[];
+  readonly deviceType: string;
+  readonly backedUp: boolean;
+  readonly createdAt: string;
+  readonly lastUsedAt?: string;
+}
+
+export const getPasskey = async (credentialId: string): Promise<PasskeyRecord | undefined> => {
+  const result = await ddb.send(new GetCommand({ TableName: table(), Key: { credentialId }, ConsistentRead: true }));
+  return result.Item as PasskeyRecord | undefined;
+};
+
+export const listPasskeysOfUser = async (userId: string): Promise<Pick<PasskeyRecord, 'credentialId' | 'transports'>[]> => {
+  const result = await ddb.send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: TABLES.passkeys.globalSecondaryIndexes[0].indexName,
+      KeyConditionExpression: 'userId = :userId',
+      ExpressionAttributeValues: { ':userId': userId },
+      ProjectionExpression: 'credentialId, transports',
+    }),
+  );
+  return (result.Items ?? []) as Pick<PasskeyRecord, 'credentialId' | 'transports'>[];
+};
+
+/** Transaction item storing a new credential; an existing credential id makes it fail. */
+export const putPasskeyItem = (passkey: PasskeyRecord): TransactItem => ({
+  Put: { TableName: table(), Item: passkey, ConditionExpression: 'attribute_not_exists(credentialId)' },
+});
+
+/**
+ * Moves the signature counter forward only from the value this verification read, so two
+ * concurrent uses of one assertion cannot both pass. Answers false when it lost.
+ */
+export const advanceCounter = async (credentialId: string, from: number, to: number, usedAt: string): Promise<boolean> => {
+  try {
+    await ddb.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { credentialId },
+        UpdateExpression: 'SET #counter = :to, lastUsedAt = :usedAt',
+        ConditionExpression: '#counter = :from',
+        ExpressionAttributeNames: { '#counter': 'counter' },
+        ExpressionAttributeValues: { ':from': from, ':to': to, ':usedAt': usedAt },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+};

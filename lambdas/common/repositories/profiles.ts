@@ -1,0 +1,75 @@
+/** Health profiles, keyed by the Cognito `sub`. Personal data: never logged. */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  GetCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { ProfileUpdate, UserProfile } from '../../../shared/schemas';
+import { ddb } from '../aws';
+import { tableName } from '../env';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+const table = () => tableName('profiles');
+
+export const getProfile = async (userId: string): Promise<UserProfile | undefined> => {
+  const result = await ddb.send(new GetCommand({ TableName: table(), Key: { userId } }));
+  return result.Item as UserProfile | undefined;
+};
+
+/** Transaction item creating the profile at registration; never overwrites one. */
+export const createProfileItem = (profile: UserProfile): TransactItem => ({
+  Put: { TableName: table(), Item: profile, ConditionExpression: 'attribute_not_exists(userId)' },
+});
+
+/** Applies the given changes to an existing profile and answers the whole updated profile. */
+export const updateProfile = async (
+  userId: string,
+  changes: ProfileUpdate,
+  updatedAt: string,
+): Promise<UserProfile | undefined> => {
+  const entries = Object.entries({ ...changes, updatedAt }).filter(([, value]) => value !== undefined);
+  const names = Object.fromEntries(entries.map(([key], i) => [`#f${i}`, key]));
+  const values = Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value]));
+  try {
+    const result = await ddb.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { userId },
+        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(userId)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return result.Attributes as UserProfile | undefined;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+};
+
+/** Names of up to 100 users at once, for the admin user list. */
+export const getProfileNames = async (
+  userIds: string[],
+): Promise<Map<string, Pick<UserProfile, 'preferredName' | 'familyName' | 'name'>>> => {
+  const names = new Map<string, Pick<UserProfile, 'preferredName' | 'familyName' | 'name'>>();
+  for (let i = 0; i < userIds.length; i += 100) {
+    let keys: Record<string, unknown>[] | undefined = userIds.slice(i, i + 100).map((userId) => ({ userId }));
+    while (keys && keys.length > 0) {
+      const result: BatchGetCommandOutput = await ddb.send(
+        new BatchGetCommand({
+          RequestItems: {
+            [table()]: { Keys: keys, ProjectionExpression: 'userId, preferredName, familyName, #n', ExpressionAttributeNames: { '#n': 'name' } },
+          },
+        }),
+      );
+      for (const item of result.Responses?.[table()] ?? []) {
+        const { userId, ...rest } = item as UserProfile;
+        names.set(userId, rest);
+      }
+      keys = result.UnprocessedKeys?.[table()]?.Keys;
+    }
+  }
+  return names;
+};

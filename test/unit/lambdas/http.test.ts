@@ -1,0 +1,83 @@
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { Conflict } from '../../../lambdas/common/errors';
+import { httpHandler, noContent, ok } from '../../../lambdas/common/http';
+import { API_MESSAGES } from '../../../shared/messages';
+import { call } from '../../fixtures/api-events';
+
+const echo = httpHandler({ auth: 'public', body: z.strictObject({ name: z.string().min(1, 'Name is required') }) }, async ({ body }) =>
+  ok({ hello: body.name }),
+);
+const mine = httpHandler({ auth: 'user' }, async ({ caller }) => ok({ sub: caller.sub, groups: caller.groups }));
+const adminOnly = httpHandler({ auth: 'admin' }, async () => noContent());
+const idClaims = { sub: '6f1c2a52-94f1-4c1e-9a61-2f3f7d0b8c11', token_use: 'id', email: 'a@b.co' };
+
+describe('the HTTP wrapper', () => {
+  it('parses and validates a JSON body and answers JSON that is never cached', async () => {
+    const answer = await call(echo, { body: { name: 'Ada' } });
+    expect(answer).toMatchObject({ status: 200, body: { hello: 'Ada' } });
+    expect(answer.headers['Cache-Control']).toBe('no-store');
+    expect(answer.headers['Content-Type']).toBe('application/json');
+  });
+
+  it('answers 415 for a body that is not declared JSON', async () => {
+    const answer = await call(echo, { rawBody: 'name=Ada', headers: { 'content-type': 'text/plain' } });
+    expect(answer).toMatchObject({ status: 415, body: { message: API_MESSAGES.unsupportedMediaType } });
+  });
+
+  it('accepts a JSON media type with parameters, in any header case', async () => {
+    const answer = await call(echo, { body: { name: 'Ada' }, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+    expect(answer.status).toBe(200);
+  });
+
+  it('answers 413 over 32 KB, before parsing', async () => {
+    const answer = await call(echo, { rawBody: JSON.stringify({ name: 'a'.repeat(33 * 1024) }) });
+    expect(answer).toMatchObject({ status: 413, body: { message: API_MESSAGES.payloadTooLarge } });
+  });
+
+  it('answers 400 for malformed JSON', async () => {
+    const answer = await call(echo, { rawBody: '{"name":' });
+    expect(answer).toMatchObject({ status: 400, body: { message: API_MESSAGES.invalidJson } });
+  });
+
+  it('answers 400 with the schema message and the issues', async () => {
+    const answer = await call(echo, { body: { name: '' } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { message: 'Name is required', issues: [{ path: 'name', message: 'Name is required' }] },
+    });
+  });
+
+  it('answers 400 for unknown keys', async () => {
+    const answer = await call(echo, { rawBody: '{"name":"Ada","__proto__":{"admin":true}}' });
+    expect(answer.status).toBe(400);
+  });
+
+  it('answers 401 to an authenticated route without verified id-token claims', async () => {
+    expect((await call(mine, { method: 'GET' })).status).toBe(401);
+    expect((await call(mine, { method: 'GET', claims: { ...idClaims, token_use: 'access' } })).status).toBe(401);
+  });
+
+  it('reads groups in the shape API Gateway delivers them', async () => {
+    const answer = await call(mine, { method: 'GET', claims: { ...idClaims, 'cognito:groups': '[users coaches]' } });
+    expect(answer.body).toEqual({ sub: idClaims.sub, groups: ['coaches', 'users'] });
+  });
+
+  it('answers 403 to an admin route for a caller outside admins, 204 inside', async () => {
+    expect((await call(adminOnly, { method: 'GET', claims: { ...idClaims, 'cognito:groups': 'users' } })).status).toBe(403);
+    const answer = await call(adminOnly, { method: 'GET', claims: { ...idClaims, 'cognito:groups': '[admins]' } });
+    expect(answer.status).toBe(204);
+    expect(answer.body).toBeUndefined();
+  });
+
+  it('maps typed errors to their status and hides everything else behind a 500', async () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const conflict = httpHandler({ auth: 'public' }, () => Promise.reject(new Conflict('Taken')));
+    const crash = httpHandler({ auth: 'public' }, () => Promise.reject(new Error('secret detail at line 3')));
+    expect(await call(conflict, {})).toMatchObject({ status: 409, body: { message: 'Taken' } });
+    const answer = await call(crash, {});
+    expect(answer).toMatchObject({ status: 500, body: { message: API_MESSAGES.internal } });
+    expect(JSON.stringify(answer.body)).not.toContain('secret detail');
+    stderr.mockRestore();
+  });
+});

@@ -1,0 +1,34 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { logger } from '../../../lambdas/common/logger';
+
+describe('the logger', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllEnvs();
+  });
+
+  it('writes one JSON line and redacts secrets and health fields whatever the caller passes', () => {
+    vi.stubEnv('LOG_LEVEL', 'info');
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    logger.info('signed in', {
+      userId: 'u-1',
+      passkeyProof: 'p',
+      activationCode: 'ABCD',
+      idToken: 'ey...',
+      heightCm: 170,
+      dateOfBirth: '1990-01-01',
+      email: 'a@b.co',
+      statusCode: 200,
+    });
+    expect(lines).toHaveLength(1);
+    const entry = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
+    expect(entry).toMatchObject({ level: 'info', message: 'signed in', userId: 'u-1', statusCode: 200 });
+    for (const field of ['passkeyProof', 'activationCode', 'idToken', 'heightCm', 'dateOfBirth', 'email']) {
+      expect(entry[field]).toBe('[redacted]');
+    }
+  });
+});

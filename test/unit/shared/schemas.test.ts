@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { VALIDATION } from '../../../shared/messages';
+import {
+  activationCodeRecordSchema,
+  codeCheckRequestSchema,
+  createInvitationRequestSchema,
+  profileUpdateSchema,
+  registrationRequestSchema,
+  userProfileSchema,
+} from '../../../shared/schemas';
+import type { z } from 'zod';
+
+const firstMessage = (schema: z.ZodType, value: unknown): string | undefined => {
+  const result = schema.safeParse(value);
+  return result.success ? undefined : result.error.issues[0]?.message;
+};
+
+const profile = {
+  userId: '6f1c2a52-94f1-4c1e-9a61-2f3f7d0b8c11',
+  email: 'ada@example.com',
+  name: 'Ada Lovelace',
+  createdAt: '2026-11-21T10:00:00.000Z',
+  updatedAt: '2026-11-21T10:00:00.000Z',
+};
+
+describe('user profile', () => {
+  it('fills the defaults of SPEC section 3', () => {
+    expect(userProfileSchema.parse(profile)).toMatchObject({
+      sexAssignedAtBirth: 'prefer-not-to-say',
+      measurementSystem: 'metric',
+      metadata: { onboardingCompleted: false },
+    });
+  });
+
+  it.each([
+    ['heightCm', 49.9, VALIDATION.heightRange],
+    ['heightCm', 50, undefined],
+    ['heightCm', 300, undefined],
+    ['heightCm', 300.1, VALIDATION.heightRange],
+    ['name', 'a'.repeat(200), undefined],
+    ['name', 'a'.repeat(201), VALIDATION.nameTooLong],
+    ['name', '', VALIDATION.nameRequired],
+    ['preferredName', 'a'.repeat(100), undefined],
+    ['preferredName', 'a'.repeat(101), VALIDATION.preferredNameTooLong],
+    ['preferredName', '', VALIDATION.preferredNameRequired],
+    ['familyName', 'a'.repeat(101), VALIDATION.familyNameTooLong],
+    ['familyName', '', VALIDATION.familyNameRequired],
+    ['email', 'not-an-email', VALIDATION.invalidEmail],
+    ['userId', 'not-a-uuid', VALIDATION.userIdUuid],
+    ['createdAt', 'yesterday', VALIDATION.invalidDatetime],
+    ['updatedAt', '2026-13-01T00:00:00Z', VALIDATION.invalidDatetime],
+    ['sexAssignedAtBirth', 'other', expect.any(String)],
+    ['measurementSystem', 'furlongs', expect.any(String)],
+  ])('%s = %j gives %s', (field, value, message) => {
+    expect(firstMessage(userProfileSchema, { ...profile, [field]: value })).toEqual(message);
+  });
+});
+
+describe('profile update', () => {
+  it('accepts an empty update and any single field within bounds', () => {
+    expect(profileUpdateSchema.parse({})).toEqual({});
+    expect(profileUpdateSchema.parse({ heightCm: 172.5, metadata: { onboardingCompleted: true } })).toEqual({
+      heightCm: 172.5,
+      metadata: { onboardingCompleted: true },
+    });
+  });
+
+  it.each([['userId'], ['roles'], ['createdAt'], ['isAdmin']])('rejects the unknown key %s', (key) => {
+    expect(profileUpdateSchema.safeParse({ [key]: 'x' }).success).toBe(false);
+  });
+
+  it('rejects __proto__ as sent in JSON', () => {
+    expect(profileUpdateSchema.safeParse(JSON.parse('{"__proto__":{"admin":true}}')).success).toBe(false);
+  });
+
+  it('applies the same bounds as the profile', () => {
+    expect(firstMessage(profileUpdateSchema, { heightCm: 300.1 })).toBe(VALIDATION.heightRange);
+    expect(firstMessage(profileUpdateSchema, { name: 'a'.repeat(201) })).toBe(VALIDATION.nameTooLong);
+  });
+});
+
+describe('registration request', () => {
+  const request = { email: 'Ada@Example.com ', name: 'Ada' };
+
+  it.each([
+    ['ABCD-EFGH-2345-WXYZ', 'ABCDEFGH2345WXYZ'],
+    ['ABCDEFGH2345WXYZ', 'ABCDEFGH2345WXYZ'],
+    ['abcd-efgh-2345-wxyz', 'ABCDEFGH2345WXYZ'],
+    [' abcdefgh2345wxyz ', 'ABCDEFGH2345WXYZ'],
+  ])('accepts %j as %s', (code, normalized) => {
+    expect(registrationRequestSchema.parse({ ...request, activationCode: code })).toMatchObject({
+      activationCode: normalized,
+      email: 'ada@example.com',
+      timezone: 'UTC',
+      locale: 'en-US',
+    });
+  });
+
+  it.each([['ABCD-EFGH-2345'], ['ABCD-EFGH-2345-WXYZ-1'], ['ABCD_EFGH_2345_WXYZ'], ['ABCD--EFGH2345WXYZ'], ['']])(
+    'rejects %j with the registration message',
+    (code) => {
+      expect(firstMessage(registrationRequestSchema, { ...request, activationCode: code })).toBe(
+        VALIDATION.registrationCode,
+      );
+    },
+  );
+
+  it('requires a name', () => {
+    expect(firstMessage(registrationRequestSchema, { email: 'a@b.co', activationCode: 'ABCDEFGH2345WXYZ' })).toBe(
+      VALIDATION.nameRequired,
+    );
+  });
+});
+
+describe('activation code record', () => {
+  const record = {
+    email: 'ada@example.com',
+    codeUsed: false,
+    createdBy: '6f1c2a52-94f1-4c1e-9a61-2f3f7d0b8c11',
+    createdAt: '2026-11-21T10:00:00.000Z',
+  };
+
+  it.each([
+    ['ABCDEFGH2345WXYZ', undefined],
+    ['ABCD-EFGH-2345-WXYZ', VALIDATION.storedCode],
+    ['abcdefgh2345wxyz', VALIDATION.storedCode],
+    ['ABCDEFGH2345WXY', VALIDATION.storedCode],
+  ])('stored code %j gives %s', (activationCode, message) => {
+    expect(firstMessage(activationCodeRecordSchema, { ...record, activationCode })).toBe(message);
+  });
+
+  it('requires createdBy to be a UUID', () => {
+    expect(
+      firstMessage(activationCodeRecordSchema, { ...record, activationCode: 'ABCDEFGH2345WXYZ', createdBy: 'admin' }),
+    ).toBe(VALIDATION.createdByUuid);
+  });
+});
+
+describe('code check and invitation requests', () => {
+  it('takes only an email, or an email and a code', () => {
+    expect(codeCheckRequestSchema.parse({ email: 'A@B.CO' })).toEqual({ email: 'a@b.co' });
+    expect(codeCheckRequestSchema.parse({ email: 'a@b.co', activationCode: 'abcd-efgh-2345-wxyz' })).toEqual({
+      email: 'a@b.co',
+      activationCode: 'ABCDEFGH2345WXYZ',
+    });
+  });
+
+  it('defaults nothing server-side for roles but rejects unknown roles', () => {
+    expect(createInvitationRequestSchema.parse({ email: 'c@d.co' })).toEqual({ email: 'c@d.co' });
+    expect(firstMessage(createInvitationRequestSchema, { email: 'c@d.co', roles: ['root'] })).toBe(
+      VALIDATION.invalidRole,
+    );
+    expect(firstMessage(createInvitationRequestSchema, { email: 'nope' })).toBe(VALIDATION.invalidEmail);
+  });
+});
