@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { JwtRsaVerifier } from 'aws-jwt-verify';
+import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
 import { ROUTES, type RouteDefinition } from '../../lambdas/routes';
+import { localJwksFetcher } from './cognito/jwks-fetcher';
 
 type ApiHandler = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
 
@@ -66,14 +68,17 @@ const send = (res: ServerResponse, statusCode: number, headers: Record<string, s
 
 export const createLocalApiGateway = (options: LocalApiGatewayOptions) => {
   const routes = ROUTES.map(compile);
-  const verifier = JwtRsaVerifier.create({
-    issuer: options.issuer,
-    audience: options.clientId,
-    jwksUri: options.jwksUri,
-    customJwtCheck: ({ payload }) => {
-      if (payload.token_use !== 'id') throw new Error('not an id token');
+  const verifier = JwtRsaVerifier.create(
+    {
+      issuer: options.issuer,
+      audience: options.clientId,
+      jwksUri: options.jwksUri,
+      customJwtCheck: ({ payload }) => {
+        if (payload.token_use !== 'id') throw new Error('not an id token');
+      },
     },
-  });
+    { jwksCache: new SimpleJwksCache({ fetcher: localJwksFetcher }) },
+  );
   const handlers = new Map<string, Promise<ApiHandler>>();
   const load = (route: RouteDefinition): Promise<ApiHandler> => {
     let handler = handlers.get(route.entry);
