@@ -1,0 +1,32 @@
+/**
+ * The first admin of a fresh stack: while no admin exists, make sure a pending admin invitation
+ * exists for the bootstrap email and answer its activation link.
+ */
+import { ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { cognito } from '../../lambdas/common/aws';
+import { userPoolId } from '../../lambdas/common/env';
+import { invite } from '../../lambdas/common/invite';
+import { getInvitation } from '../../lambdas/common/repositories/invitations';
+import { formatActivationCode } from '../../shared/activation-code';
+import { normalizedEmailSchema } from '../../shared/schemas';
+
+/** The nil-like creator id of invitations made by the system rather than by an admin. */
+export const SYSTEM_CREATOR = '00000000-0000-4000-8000-000000000000';
+
+export const activationLink = (origin: string, code: string): string =>
+  `${origin}/activate?code=${formatActivationCode(code)}`;
+
+export const adminExists = async (): Promise<boolean> => {
+  const admins = await cognito.send(new ListUsersInGroupCommand({ UserPoolId: userPoolId(), GroupName: 'admins', Limit: 1 }));
+  return (admins.Users ?? []).length > 0;
+};
+
+export const ensureBootstrapAdmin = async (email: string, origin: string): Promise<string | undefined> => {
+  if (await adminExists()) return undefined;
+  const normalized = normalizedEmailSchema.parse(email);
+  const existing = await getInvitation(normalized);
+  if (existing && !existing.codeUsed) return activationLink(origin, existing.activationCode);
+  if (existing) return undefined;
+  const invitation = await invite({ email: normalized, roles: ['admins'], createdBy: SYSTEM_CREATOR });
+  return activationLink(origin, invitation.activationCode);
+};

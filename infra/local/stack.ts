@@ -1,0 +1,180 @@
+/**
+ * The whole product on one origin, with no AWS account: DynamoDB Local, the Cognito-compatible
+ * endpoint running the real triggers, the API routed to the real handlers, and the SPA. Only the
+ * managed services are swapped; the product code is the code the cloud runs.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { handler as createAuthChallenge } from '../../lambdas/cognito/create-auth-challenge';
+import { handler as defineAuthChallenge } from '../../lambdas/cognito/define-auth-challenge';
+import { handler as verifyAuthChallengeResponse } from '../../lambdas/cognito/verify-auth-challenge';
+import { DEFAULT_REGION, ROLE_GROUPS } from '../../shared/constants';
+import { createLocalApiGateway } from './api-gateway';
+import { ensureBootstrapAdmin } from './bootstrap';
+import { createLocalCognito } from './cognito/local-cognito';
+import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
+import { createTables, tableEnvironment, type TableNames } from './tables';
+import { createLocalWeb, localWebEnvironment, type LocalWeb, type WebMode } from './web';
+
+export const LOCAL_USER_POOL_ID = `${DEFAULT_REGION}_localpool`;
+export const LOCAL_CLIENT_ID = 'localwebclient';
+export const COGNITO_PATH = '/cognito';
+
+export interface LocalStackOptions {
+  readonly repositoryRoot: string;
+  readonly port: number;
+  /** Folder for DynamoDB Local and the user pool; in memory when absent. */
+  readonly dataDir?: string;
+  /** Empty the data folder first. */
+  readonly reset?: boolean;
+  readonly web: WebMode;
+  readonly bootstrapAdminEmail: string;
+}
+
+export interface LocalStack {
+  readonly origin: string;
+  /** Set while no admin exists: the link that activates the bootstrap admin. */
+  readonly adminActivationLink?: string;
+  readonly tables: TableNames;
+  stop(): Promise<void>;
+}
+
+/** What `npm run invite` needs to reach a running local stack. */
+export interface LocalStackFile {
+  readonly origin: string;
+  readonly dynamoDbEndpoint: string;
+  readonly cognitoEndpoint: string;
+  readonly userPoolId: string;
+  readonly tables: TableNames;
+}
+export const stackFilePath = (dataDir: string) => join(dataDir, 'stack.json');
+
+export class PortInUseError extends Error {
+  override readonly name = 'PortInUseError';
+}
+
+const listen = (server: Server, port: number): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new PortInUseError(`Port ${port} is in use: stop what uses it, or start on another port with PORT=${port + 1} npm start.`)
+          : error,
+      );
+    server.once('error', onError);
+    // Loopback only: this stack has no real authentication at its edges and must not be reachable from the network.
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+
+/** Points the in-process Lambdas at the local services, as their deployed environment points them at AWS. */
+const lambdaEnvironment = (origin: string, dynamoDbEndpoint: string, tables: TableNames): Record<string, string> => ({
+  AWS_REGION: DEFAULT_REGION,
+  AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
+  AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
+  AWS_ENDPOINT_URL_DYNAMODB: dynamoDbEndpoint,
+  AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: `${origin}${COGNITO_PATH}`,
+  USER_POOL_ID: LOCAL_USER_POOL_ID,
+  WEBAUTHN_RP_ID: 'localhost',
+  WEBAUTHN_RP_NAME: 'Metabolic Health Coaching',
+  WEBAUTHN_ORIGINS: origin,
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  ...tableEnvironment(tables),
+});
+
+export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
+  // WebAuthn accepts http only on the host name localhost (not 127.0.0.1).
+  const origin = `http://localhost:${options.port}`;
+  const server = createServer();
+  await listen(server, options.port);
+
+  const stoppers: (() => Promise<void>)[] = [
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  ];
+  const stop = async () => {
+    for (const stopper of stoppers.reverse()) await stopper().catch(() => undefined);
+  };
+
+  try {
+    if (options.dataDir && options.reset) await rm(options.dataDir, { recursive: true, force: true });
+    const dynamoDir = options.dataDir ? join(options.dataDir, 'dynamodb') : undefined;
+    if (dynamoDir) await mkdir(dynamoDir, { recursive: true });
+
+    const web = options.web;
+    Object.assign(process.env, localWebEnvironment(LOCAL_USER_POOL_ID, LOCAL_CLIENT_ID, DEFAULT_REGION));
+    const [dynamo, localWeb]: [DynamoDbLocal, LocalWeb] = await Promise.all([
+      startDynamoDbLocal({ dbPath: dynamoDir }),
+      createLocalWeb(web, join(options.repositoryRoot, 'web'), server),
+    ]);
+    stoppers.push(() => dynamo.stop(), () => localWeb.close());
+
+    const client = new DynamoDBClient({
+      endpoint: dynamo.endpoint,
+      region: DEFAULT_REGION,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const tables = await createTables(client, 'local');
+    client.destroy();
+    Object.assign(process.env, lambdaEnvironment(origin, dynamo.endpoint, tables));
+
+    const cognito = createLocalCognito({
+      region: DEFAULT_REGION,
+      userPoolId: LOCAL_USER_POOL_ID,
+      clientId: LOCAL_CLIENT_ID,
+      publicUrl: origin,
+      endpointPath: COGNITO_PATH,
+      groups: ROLE_GROUPS,
+      triggers: { defineAuthChallenge, createAuthChallenge, verifyAuthChallengeResponse },
+      persistence: options.dataDir ? { kind: 'directory', path: join(options.dataDir, 'cognito') } : { kind: 'memory' },
+    });
+    stoppers.push(() => cognito.close());
+    const api = createLocalApiGateway({
+      repositoryRoot: options.repositoryRoot,
+      issuer: cognito.issuer,
+      jwksUri: `${origin}${cognito.jwksPath}`,
+      clientId: LOCAL_CLIENT_ID,
+    });
+
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      const route = async () => {
+        if (await cognito.handle(req, res)) return;
+        if (await api.handle(req, res)) return;
+        await localWeb.handle(req, res);
+      };
+      route().catch(() => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: 'Internal server error' }));
+      });
+    });
+
+    // Every part answers before we say Ready: the JWKS through the same origin the browser uses.
+    const jwks = await fetch(`${origin}${cognito.jwksPath}`);
+    if (!jwks.ok) throw new Error(`The local Cognito endpoint did not answer (${jwks.status}).`);
+
+    if (options.dataDir) {
+      const file: LocalStackFile = {
+        origin,
+        dynamoDbEndpoint: dynamo.endpoint,
+        cognitoEndpoint: `${origin}${COGNITO_PATH}`,
+        userPoolId: LOCAL_USER_POOL_ID,
+        tables,
+      };
+      await writeFile(stackFilePath(options.dataDir), `${JSON.stringify(file, null, 2)}\n`);
+      stoppers.push(() => rm(stackFilePath(options.dataDir ?? ''), { force: true }));
+    }
+
+    const adminActivationLink = await ensureBootstrapAdmin(options.bootstrapAdminEmail, origin);
+    return { origin, adminActivationLink, tables, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+};

@@ -1,0 +1,291 @@
+/**
+ * Issue 3's contract over HTTP only: the local stack as `npm start` runs it (on free ports, with its
+ * own data folder), the admin flows, the profile, authorization on every route, bad input, restarts.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { freePort } from '../../infra/local/dynamodb-local';
+import { LOCAL_CLIENT_ID, startLocalStack, type LocalStack } from '../../infra/local/stack';
+import { ROUTES } from '../../lambdas/routes';
+import { API_MESSAGES, VALIDATION } from '../../shared/messages';
+import { codeFromLink, createHttpClient } from '../fixtures/http-client';
+
+const repositoryRoot = resolve(import.meta.dirname, '../..');
+const ADMIN_EMAIL = 'admin@example.com';
+
+let dataDir: string;
+let port: number;
+let stack: LocalStack;
+let http: ReturnType<typeof createHttpClient>;
+
+const start = async (reset = false) => {
+  stack = await startLocalStack({ repositoryRoot, port, dataDir, reset, web: 'none', bootstrapAdminEmail: ADMIN_EMAIL });
+  http = createHttpClient(stack.origin, LOCAL_CLIENT_ID);
+};
+const stop = async () => {
+  http.close();
+  await stack.stop();
+};
+
+let admin: Awaited<ReturnType<typeof http.activate>>;
+let coach: Awaited<ReturnType<typeof http.activate>>;
+let user: Awaited<ReturnType<typeof http.activate>>;
+let coachCode: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'local-stack-'));
+  port = await freePort();
+  await start();
+}, 60_000);
+
+afterAll(async () => {
+  await stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('a fresh local stack', () => {
+  it('offers the bootstrap admin activation link and activates the admin over HTTP', async () => {
+    expect(stack.adminActivationLink).toMatch(
+      new RegExp(`^http://localhost:${port}/activate\\?code=[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$`),
+    );
+    admin = await http.activate(ADMIN_EMAIL, codeFromLink(stack.adminActivationLink ?? ''));
+    expect(admin.idToken).toBeTruthy();
+  });
+
+  it('lets the admin invite a coach and a user, and list both pending and activated', async () => {
+    const coachInvite = await http.request<{ activationCode: string; status: string; roles: string[] }>(
+      'POST',
+      '/internal/v1/admin/invitations',
+      { token: admin.idToken, json: { email: 'Coach@Example.com', roles: ['coaches'] } },
+    );
+    expect(coachInvite.status).toBe(201);
+    expect(coachInvite.body).toMatchObject({ email: 'coach@example.com', status: 'pending', roles: ['coaches'] });
+    expect(coachInvite.body.activationCode).toMatch(/^[A-Z0-9]{16}$/);
+    coachCode = coachInvite.body.activationCode;
+
+    const userInvite = await http.request<{ activationCode: string; roles: string[] }>('POST', '/internal/v1/admin/invitations', {
+      token: admin.idToken,
+      json: { email: 'user@example.com' },
+    });
+    expect(userInvite.status).toBe(201);
+    expect(userInvite.body.roles).toEqual(['users']);
+
+    const again = await http.request('POST', '/internal/v1/admin/invitations', {
+      token: admin.idToken,
+      json: { email: 'user@example.com' },
+    });
+    expect(again).toMatchObject({ status: 409, body: { message: API_MESSAGES.invitationExists } });
+    const existingAccount = await http.request('POST', '/internal/v1/admin/invitations', {
+      token: admin.idToken,
+      json: { email: ADMIN_EMAIL },
+    });
+    expect(existingAccount.status).toBe(409);
+
+    coach = await http.activate('coach@example.com', coachInvite.body.activationCode);
+    user = await http.activate('user@example.com', userInvite.body.activationCode);
+
+    const invitations = await http.request<{ invitations: { email: string; status: string }[] }>(
+      'GET',
+      '/internal/v1/admin/invitations',
+      { token: admin.idToken },
+    );
+    expect(invitations.status).toBe(200);
+    expect(invitations.body.invitations.map((i) => [i.email, i.status])).toEqual([
+      [ADMIN_EMAIL, 'activated'],
+      ['coach@example.com', 'activated'],
+      ['user@example.com', 'activated'],
+    ]);
+
+    const pending = await http.request('POST', '/internal/v1/admin/invitations', {
+      token: admin.idToken,
+      json: { email: 'later@example.com' },
+    });
+    expect(pending.status).toBe(201);
+    const users = await http.request<{ users: { email: string; roles: string[]; userId: string }[] }>(
+      'GET',
+      '/internal/v1/admin/users',
+      { token: admin.idToken },
+    );
+    expect(users.status).toBe(200);
+    expect(users.body.users.map((u) => [u.email, u.roles])).toEqual([
+      [ADMIN_EMAIL, ['admins']],
+      ['coach@example.com', ['coaches']],
+      ['user@example.com', ['users']],
+    ]);
+    const all = await http.request<{ invitations: { email: string; status: string }[] }>('GET', '/internal/v1/admin/invitations', {
+      token: admin.idToken,
+    });
+    expect(all.body.invitations.filter((i) => i.status === 'pending').map((i) => i.email)).toEqual(['later@example.com']);
+  });
+
+  it('deletes a pending invitation (204, gone) and refuses to delete an activated one (409)', async () => {
+    const deleted = await http.request('DELETE', `/internal/v1/admin/invitations/${encodeURIComponent('later@example.com')}`, {
+      token: admin.idToken,
+    });
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe('');
+    const list = await http.request<{ invitations: { email: string }[] }>('GET', '/internal/v1/admin/invitations', {
+      token: admin.idToken,
+    });
+    expect(list.body.invitations.map((i) => i.email)).not.toContain('later@example.com');
+
+    const activated = await http.request('DELETE', `/internal/v1/admin/invitations/${encodeURIComponent('coach@example.com')}`, {
+      token: admin.idToken,
+    });
+    expect(activated).toMatchObject({ status: 409, body: { message: API_MESSAGES.invitationActivated } });
+    const missing = await http.request('DELETE', `/internal/v1/admin/invitations/${encodeURIComponent('nobody@example.com')}`, {
+      token: admin.idToken,
+    });
+    expect(missing.status).toBe(404);
+  });
+
+  it('reads and updates the user profile', async () => {
+    const me = await http.request<{ userId: string; email: string; metadata: { onboardingCompleted: boolean } }>('GET', '/v1/users/me', {
+      token: user.idToken,
+    });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ userId: user.userId, email: 'user@example.com', metadata: { onboardingCompleted: false } });
+
+    const update = {
+      email: 'user@example.com',
+      preferredName: 'Sam',
+      familyName: 'Rivera',
+      dateOfBirth: '1990-04-12',
+      heightCm: 172.7,
+      sexAssignedAtBirth: 'female',
+      measurementSystem: 'imperial',
+      metadata: { onboardingCompleted: true },
+    };
+    const updated = await http.request<Record<string, unknown>>('PUT', '/v1/users/me', { token: user.idToken, json: update });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ ...update, userId: user.userId });
+    expect(updated.body.updatedAt).not.toBe(updated.body.createdAt);
+    const reread = await http.request('GET', '/v1/users/me', { token: user.idToken });
+    expect(reread.body).toEqual(updated.body);
+
+    const names = await http.request<{ users: { email: string; preferredName?: string; familyName?: string }[] }>(
+      'GET',
+      '/internal/v1/admin/users',
+      { token: admin.idToken },
+    );
+    expect(names.body.users.find((u) => u.email === 'user@example.com')).toMatchObject({ preferredName: 'Sam', familyName: 'Rivera' });
+  });
+
+  it('signs a user in again with the passkey', async () => {
+    const tokens = await http.signIn(user.authenticator);
+    expect((await http.request('GET', '/v1/users/me', { token: tokens.idToken })).status).toBe(200);
+  });
+});
+
+describe('authorization', () => {
+  const adminRoutes = ROUTES.filter((route) => route.auth === 'admin');
+  const concretePath = (path: string) => path.replace('{email}', encodeURIComponent('someone@example.com'));
+
+  it('answers 403 on every admin route to a coach and to a user', async () => {
+    expect(adminRoutes.length).toBe(4);
+    for (const caller of [coach, user]) {
+      for (const route of adminRoutes) {
+        const answer = await http.request(route.method, concretePath(route.path), {
+          token: caller.idToken,
+          json: route.method === 'POST' ? { email: 'x@example.com' } : undefined,
+        });
+        expect(answer.status, `${route.method} ${route.path}`).toBe(403);
+      }
+    }
+  });
+
+  it('answers 401 on every authenticated route without a valid id token', async () => {
+    const [header, payload, signature] = user.idToken.split('.');
+    const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()) as Record<string, unknown>;
+    const tampered = [header, Buffer.from(JSON.stringify({ ...claims, 'cognito:groups': ['admins'] })).toString('base64url'), signature].join('.');
+    const badTokens = { missing: undefined, tampered, 'access token': user.accessToken, garbage: 'not.a.token' };
+    for (const route of ROUTES.filter((r) => r.auth !== 'public')) {
+      for (const [label, token] of Object.entries(badTokens)) {
+        const answer = await http.request(route.method, concretePath(route.path), { token, json: route.method === 'GET' ? undefined : {} });
+        expect(answer.status, `${label}: ${route.method} ${route.path}`).toBe(401);
+      }
+    }
+  });
+
+  it('answers 401 to an expired id token', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 2 * 3600 * 1000 });
+    try {
+      expect((await http.request('GET', '/v1/users/me', { token: user.idToken })).status).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('bad input changes nothing', () => {
+  const snapshot = async () => [
+    (await http.request('GET', '/internal/v1/admin/invitations', { token: admin.idToken })).text,
+    (await http.request('GET', '/internal/v1/admin/users', { token: admin.idToken })).text,
+    (await http.request('GET', '/v1/users/me', { token: user.idToken })).text,
+  ];
+
+  const bodyRoutes = ROUTES.filter((route) => route.method === 'POST' || route.method === 'PUT');
+  const tokenFor = (auth: string) => (auth === 'public' ? undefined : admin.idToken);
+
+  it.each([
+    ['malformed JSON', { raw: '{"email":' }, 400, API_MESSAGES.invalidJson],
+    ['a wrong content type', { raw: 'email=a@b.co', contentType: 'application/x-www-form-urlencoded' }, 415, API_MESSAGES.unsupportedMediaType],
+    ['a body over 32 KB', { raw: JSON.stringify({ email: `${'a'.repeat(33 * 1024)}@b.co` }) }, 413, API_MESSAGES.payloadTooLarge],
+  ])('%s gets a clear 4xx on every route with a body', async (_, options, status, message) => {
+    const before = await snapshot();
+    for (const route of bodyRoutes) {
+      const answer = await http.request(route.method, route.path, { token: tokenFor(route.auth), ...options });
+      expect(answer, `${route.method} ${route.path}`).toMatchObject({ status, body: { message } });
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it.each([
+    ['an out-of-range height', { heightCm: 300.1 }, VALIDATION.heightRange],
+    ['an unknown key', { roles: ['admins'] }, 'Unrecognized key: "roles"'],
+    ['a userId', { userId: '6f1c2a52-94f1-4c1e-9a61-2f3f7d0b8c11' }, 'Unrecognized key: "userId"'],
+    ['a 300-character name', { name: 'a'.repeat(300) }, VALIDATION.nameTooLong],
+    ['an invalid email', { email: 'not-an-email' }, VALIDATION.invalidEmail],
+    ['an email change', { email: 'other@example.com' }, API_MESSAGES.emailChange],
+  ])('PUT /v1/users/me with %s is a 400 with its message', async (_, body, message) => {
+    const before = await snapshot();
+    const answer = await http.request('PUT', '/v1/users/me', { token: user.idToken, json: body });
+    expect(answer).toMatchObject({ status: 400, body: { message } });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('rejects __proto__ in a profile update', async () => {
+    const before = await snapshot();
+    const answer = await http.request('PUT', '/v1/users/me', { token: user.idToken, raw: '{"__proto__":{"isAdmin":true}}' });
+    expect(answer.status).toBe(400);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it.each([
+    ['an invalid email', { email: 'nope' }, VALIDATION.invalidEmail],
+    ['an unknown role', { email: 'new@example.com', roles: ['root'] }, VALIDATION.invalidRole],
+    ['an unknown key', { email: 'new@example.com', activationCode: 'ABCDEFGH2345WXYZ' }, 'Unrecognized key: "activationCode"'],
+  ])('POST /internal/v1/admin/invitations with %s is a 400', async (_, body, message) => {
+    const before = await snapshot();
+    const answer = await http.request('POST', '/internal/v1/admin/invitations', { token: admin.idToken, json: body });
+    expect(answer).toMatchObject({ status: 400, body: { message } });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('rejects bad auth requests with their messages', async () => {
+    const before = await snapshot();
+    const verify = await http.request('POST', '/v1/auth/verify-activation', { json: { email: 'nope', activationCode: 'x' } });
+    expect(verify).toMatchObject({ status: 400, body: { message: VALIDATION.invalidEmail } });
+    const code = await http.request('POST', '/v1/auth/verify-activation', { json: { email: 'a@b.co', activationCode: 'short' } });
+    expect(code).toMatchObject({ status: 400, body: { message: VALIDATION.registrationCode } });
+    const signin = await http.request('POST', '/v1/auth/initiate-signin', { json: { username: 'admin' } });
+    expect(signin.status).toBe(400);
+    const webauthn = await http.request('POST', '/v1/auth/verify-webauthn', { json: { sessionId: 'x' } });
+    expect(webauthn.status).toBe(400);
+    const register = await http.request('POST', '/v1/auth/register-passkey', { json: { email: 'a@b.co', activationCode: coachCode } });
+    expect(register.status).toBe(400);
+    expect(await snapshot()).toEqual(before);
+  });
+});
