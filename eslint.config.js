@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const outside = (...folders) =>
@@ -22,6 +23,8 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-floating-promises': 'error',
+      // Lambda handlers and triggers are async by contract, whether or not they await.
+      '@typescript-eslint/require-await': 'off',
       'no-console': 'error',
       eqeqeq: 'error',
     },
@@ -43,6 +46,10 @@ export default tseslint.config(
     files: ['web/**'],
     languageOptions: { globals: { ...globals.browser } },
     rules: { 'no-restricted-imports': ['error', { patterns: outside('lambdas', 'infra', 'bin') }] },
+  },
+  {
+    files: ['web/**/*.{ts,tsx}', 'test/unit/web/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
   },
   {
     files: ['infra/**'],

@@ -26,7 +26,8 @@ const main = async () => {
     strict: true,
   });
   const port = Number(process.env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`PORT must be a port number, not "${process.env.PORT}".`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    fail(`PORT must be a port number, not "${process.env.PORT}".`);
 
   const { checkJava, JavaMissingError } = await import('../infra/local/dynamodb-local');
   try {
@@ -38,12 +39,16 @@ const main = async () => {
 
   const { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID, startLocalStack } = await import('../infra/local/stack');
   if (values.prod) {
-    const { localWebEnvironment } = await import('../infra/local/web');
-    const build = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--configLoader', 'runner', '--logLevel', 'warn'], {
-      cwd: repositoryRoot,
-      stdio: 'inherit',
-      env: { ...process.env, ...localWebEnvironment(LOCAL_USER_POOL_ID, LOCAL_CLIENT_ID, DEFAULT_REGION) },
-    });
+    const { localWebEnvironment } = await import('../infra/local/spa');
+    const build = spawnSync(
+      'npx',
+      ['vite', 'build', '--config', 'web/vite.config.ts', '--configLoader', 'runner', '--logLevel', 'warn'],
+      {
+        cwd: repositoryRoot,
+        stdio: 'inherit',
+        env: { ...process.env, ...localWebEnvironment(LOCAL_USER_POOL_ID, LOCAL_CLIENT_ID, DEFAULT_REGION) },
+      },
+    );
     if (build.status !== 0) fail('The SPA build failed: see the lines above.');
   }
 
@@ -55,7 +60,9 @@ const main = async () => {
     reset: values.reset,
     web: values.prod ? 'dist' : 'vite',
     bootstrapAdminEmail: process.env.BOOTSTRAP_ADMIN_EMAIL ?? 'admin@example.com',
-  }).catch((error: unknown) => fail(`Could not start the local stack: ${error instanceof Error ? error.message : String(error)}`));
+  }).catch((error: unknown) =>
+    fail(`Could not start the local stack: ${error instanceof Error ? error.message : String(error)}`),
+  );
 
   if (stack.adminActivationLink) console.log(`Admin activation link: ${stack.adminActivationLink}`);
   console.log(`Ready on ${stack.origin}`);
@@ -74,4 +81,6 @@ const main = async () => {
   process.on('SIGTERM', shutdown);
 };
 
-main().catch((error: unknown) => fail(`Could not start the local stack: ${error instanceof Error ? error.message : String(error)}`));
+main().catch((error: unknown) =>
+  fail(`Could not start the local stack: ${error instanceof Error ? error.message : String(error)}`),
+);

@@ -44,7 +44,12 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/v1/auth/register-passkey',
     auth: 'public',
     entry: 'lambdas/api/auth/register-passkey.ts',
-    tables: { invitations: 'readWrite', authChallenges: 'readWrite', passkeys: 'readWrite', profiles: 'readWrite' },
+    tables: {
+      invitations: 'readWrite',
+      authChallenges: 'readWrite',
+      passkeys: 'readWrite',
+      profiles: 'readWrite',
+    },
     cognitoActions: ['AdminAddUserToGroup'],
     webauthn: true,
   },

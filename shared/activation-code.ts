@@ -9,7 +9,10 @@ export const normalizeActivationCode = (input: string): string =>
  * at most 16 characters, grouped in blocks of 4 with hyphens (XXXX-XXXX-XXXX-XXXX).
  */
 export const formatActivationCode = (input: string): string => {
-  const groups = normalizeActivationCode(input).slice(0, ACTIVATION_CODE_LENGTH).match(/.{1,4}/g) ?? [];
+  const groups =
+    normalizeActivationCode(input)
+      .slice(0, ACTIVATION_CODE_LENGTH)
+      .match(/.{1,4}/g) ?? [];
   return groups.join('-');
 };
 

@@ -10,7 +10,10 @@ const isRoleGroup = (value: string): value is RoleGroup => (ROLE_GROUPS as reado
  */
 export const parseGroupClaim = (claim: unknown): string[] => {
   if (Array.isArray(claim)) {
-    return claim.filter((item): item is string => typeof item === 'string').map((g) => g.trim()).filter(Boolean);
+    return claim
+      .filter((item): item is string => typeof item === 'string')
+      .map((g) => g.trim())
+      .filter(Boolean);
   }
   if (typeof claim !== 'string') return [];
   const trimmed = claim.trim();
@@ -28,6 +31,7 @@ export const roleGroupsFromClaim = (claim: unknown): RoleGroup[] => {
 };
 
 /** Roles (admin, coach, user) of a group claim; unknown groups are ignored. */
-export const rolesFromClaim = (claim: unknown): Role[] => roleGroupsFromClaim(claim).map((g) => GROUP_TO_ROLE[g]);
+export const rolesFromClaim = (claim: unknown): Role[] =>
+  roleGroupsFromClaim(claim).map((g) => GROUP_TO_ROLE[g]);
 
 export const roleOfGroup = (group: RoleGroup): Role => GROUP_TO_ROLE[group];

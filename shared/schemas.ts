@@ -55,7 +55,10 @@ export const storedActivationCodeSchema = z
 
 export const roleGroupSchema = z.enum(ROLE_GROUPS, { error: VALIDATION.invalidRole });
 
-const base64url = z.string().max(16_384).regex(/^[A-Za-z0-9_-]*$/, { error: 'Must be base64url' });
+const base64url = z
+  .string()
+  .max(16_384)
+  .regex(/^[A-Za-z0-9_-]*$/, { error: 'Must be base64url' });
 
 // ---------------------------------------------------------------- profile
 

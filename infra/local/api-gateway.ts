@@ -45,7 +45,11 @@ export const claimsAsApiGatewayDelivers = (payload: JwtPayload): Record<string, 
   Object.fromEntries(
     Object.entries(payload).map(([key, value]) => [
       key,
-      Array.isArray(value) ? `[${value.join(' ')}]` : typeof value === 'string' ? value : JSON.stringify(value),
+      Array.isArray(value)
+        ? `[${value.map(String).join(' ')}]`
+        : typeof value === 'string'
+          ? value
+          : JSON.stringify(value),
     ]),
   );
 
@@ -61,7 +65,12 @@ const readBody = (req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
     req.on('error', reject);
   });
 
-const send = (res: ServerResponse, statusCode: number, headers: Record<string, string>, body: string): void => {
+const send = (
+  res: ServerResponse,
+  statusCode: number,
+  headers: Record<string, string>,
+  body: string,
+): void => {
   res.writeHead(statusCode, headers);
   res.end(body);
 };
@@ -126,7 +135,10 @@ export const createLocalApiGateway = (options: LocalApiGatewayOptions) => {
       return true;
     }
     const headers = Object.fromEntries(
-      Object.entries(req.headers).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : (value ?? '')]),
+      Object.entries(req.headers).map(([key, value]) => [
+        key,
+        Array.isArray(value) ? value.join(',') : (value ?? ''),
+      ]),
     );
     const pathParameters = Object.fromEntries(parameterNames.map((name, i) => [name, found.values[i] ?? '']));
     const event: APIGatewayProxyEvent = {
@@ -146,7 +158,9 @@ export const createLocalApiGateway = (options: LocalApiGatewayOptions) => {
         apiId: 'local',
         authorizer: claims ? { claims } : null,
         httpMethod: route.method,
-        identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1' } as APIGatewayProxyEvent['requestContext']['identity'],
+        identity: {
+          sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        } as APIGatewayProxyEvent['requestContext']['identity'],
         path: url.pathname,
         protocol: 'HTTP/1.1',
         requestId: crypto.randomUUID(),

@@ -17,7 +17,9 @@ export const activationLink = (origin: string, code: string): string =>
   `${origin}/activate?code=${formatActivationCode(code)}`;
 
 export const adminExists = async (): Promise<boolean> => {
-  const admins = await cognito.send(new ListUsersInGroupCommand({ UserPoolId: userPoolId(), GroupName: 'admins', Limit: 1 }));
+  const admins = await cognito.send(
+    new ListUsersInGroupCommand({ UserPoolId: userPoolId(), GroupName: 'admins', Limit: 1 }),
+  );
   return (admins.Users ?? []).length > 0;
 };
 

@@ -35,7 +35,9 @@ export const freePort = (): Promise<number> =>
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 
@@ -51,7 +53,9 @@ const jarFolder = (): string => {
 export const checkJava = (): void => {
   const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
-    throw new JavaMissingError('Java 17+ is required for DynamoDB Local: install it (e.g. apt-get install -y openjdk-17-jre-headless).');
+    throw new JavaMissingError(
+      'Java 17+ is required for DynamoDB Local: install it (e.g. apt-get install -y openjdk-17-jre-headless).',
+    );
   }
   const version = /version "(\d+)/.exec(`${probe.stderr}${probe.stdout}`)?.[1];
   if (version !== undefined && Number(version) < 17) {
@@ -59,7 +63,11 @@ export const checkJava = (): void => {
   }
 };
 
-const waitUntilAnswering = async (endpoint: string, child: ChildProcess, timeoutMs: number): Promise<void> => {
+const waitUntilAnswering = async (
+  endpoint: string,
+  child: ChildProcess,
+  timeoutMs: number,
+): Promise<void> => {
   const client = new DynamoDBClient({
     endpoint,
     region: 'us-west-2',

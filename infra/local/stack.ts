@@ -16,7 +16,7 @@ import { ensureBootstrapAdmin } from './bootstrap';
 import { createLocalCognito } from './cognito/local-cognito';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { createTables, tableEnvironment, type TableNames } from './tables';
-import { createLocalWeb, localWebEnvironment, type LocalWeb, type WebMode } from './web';
+import { createLocalWeb, localWebEnvironment, type LocalWeb, type WebMode } from './spa';
 
 export const LOCAL_USER_POOL_ID = `${DEFAULT_REGION}_localpool`;
 export const LOCAL_CLIENT_ID = 'localwebclient';
@@ -60,7 +60,9 @@ const listen = (server: Server, port: number): Promise<void> =>
     const onError = (error: NodeJS.ErrnoException) =>
       reject(
         error.code === 'EADDRINUSE'
-          ? new PortInUseError(`Port ${port} is in use: stop what uses it, or start on another port with PORT=${port + 1} npm start.`)
+          ? new PortInUseError(
+              `Port ${port} is in use: stop what uses it, or start on another port with PORT=${port + 1} npm start.`,
+            )
           : error,
       );
     server.once('error', onError);
@@ -72,7 +74,11 @@ const listen = (server: Server, port: number): Promise<void> =>
   });
 
 /** Points the in-process Lambdas at the local services, as their deployed environment points them at AWS. */
-const lambdaEnvironment = (origin: string, dynamoDbEndpoint: string, tables: TableNames): Record<string, string> => ({
+const lambdaEnvironment = (
+  origin: string,
+  dynamoDbEndpoint: string,
+  tables: TableNames,
+): Record<string, string> => ({
   AWS_REGION: DEFAULT_REGION,
   AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
   AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
@@ -114,7 +120,10 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       startDynamoDbLocal({ dbPath: dynamoDir }),
       createLocalWeb(web, join(options.repositoryRoot, 'web'), server),
     ]);
-    stoppers.push(() => dynamo.stop(), () => localWeb.close());
+    stoppers.push(
+      () => dynamo.stop(),
+      () => localWeb.close(),
+    );
 
     const client = new DynamoDBClient({
       endpoint: dynamo.endpoint,
@@ -133,7 +142,9 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       endpointPath: COGNITO_PATH,
       groups: ROLE_GROUPS,
       triggers: { defineAuthChallenge, createAuthChallenge, verifyAuthChallengeResponse },
-      persistence: options.dataDir ? { kind: 'directory', path: join(options.dataDir, 'cognito') } : { kind: 'memory' },
+      persistence: options.dataDir
+        ? { kind: 'directory', path: join(options.dataDir, 'cognito') }
+        : { kind: 'memory' },
     });
     stoppers.push(() => cognito.close());
     const api = createLocalApiGateway({

@@ -10,7 +10,13 @@ import {
   type AttributeDefinition,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { TABLES, TABLE_KEYS, type KeyAttribute, type TableDefinition, type TableKey } from '../../shared/tables';
+import {
+  TABLES,
+  TABLE_KEYS,
+  type KeyAttribute,
+  type TableDefinition,
+  type TableKey,
+} from '../../shared/tables';
 
 export type TableNames = Record<TableKey, string>;
 
@@ -36,7 +42,11 @@ const attributeDefinitions = (definition: TableDefinition): AttributeDefinition[
   return [...unique].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }));
 };
 
-const createOne = async (client: DynamoDBClient, name: string, definition: TableDefinition): Promise<void> => {
+const createOne = async (
+  client: DynamoDBClient,
+  name: string,
+  definition: TableDefinition,
+): Promise<void> => {
   try {
     await client.send(
       new CreateTableCommand({

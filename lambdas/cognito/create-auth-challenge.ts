@@ -6,7 +6,9 @@ import type { CreateAuthChallengeTriggerEvent } from 'aws-lambda';
 
 export const PASSKEY_CHALLENGE = 'PASSKEY_PROOF';
 
-export const handler = async (event: CreateAuthChallengeTriggerEvent): Promise<CreateAuthChallengeTriggerEvent> => {
+export const handler = async (
+  event: CreateAuthChallengeTriggerEvent,
+): Promise<CreateAuthChallengeTriggerEvent> => {
   event.response.publicChallengeParameters = { type: PASSKEY_CHALLENGE };
   event.response.privateChallengeParameters = { type: PASSKEY_CHALLENGE };
   event.response.challengeMetadata = PASSKEY_CHALLENGE;

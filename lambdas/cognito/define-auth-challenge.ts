@@ -5,9 +5,16 @@
  */
 import type { DefineAuthChallengeTriggerEvent } from 'aws-lambda';
 
-type Decision = Pick<DefineAuthChallengeTriggerEvent['response'], 'challengeName' | 'issueTokens' | 'failAuthentication'>;
+type Decision = Pick<
+  DefineAuthChallengeTriggerEvent['response'],
+  'challengeName' | 'issueTokens' | 'failAuthentication'
+>;
 
-const customChallenge = (): Decision => ({ challengeName: 'CUSTOM_CHALLENGE', issueTokens: false, failAuthentication: false });
+const customChallenge = (): Decision => ({
+  challengeName: 'CUSTOM_CHALLENGE',
+  issueTokens: false,
+  failAuthentication: false,
+});
 const allow = (): Decision => ({ challengeName: '', issueTokens: true, failAuthentication: false });
 const deny = (): Decision => ({ challengeName: '', issueTokens: false, failAuthentication: true });
 
@@ -16,11 +23,14 @@ const decide = (request: DefineAuthChallengeTriggerEvent['request']): Decision =
   const session = request.session ?? [];
   if (session.length === 0) return customChallenge();
   const [only] = session;
-  if (session.length === 1 && only?.challengeName === 'CUSTOM_CHALLENGE' && only.challengeResult === true) return allow();
+  if (session.length === 1 && only?.challengeName === 'CUSTOM_CHALLENGE' && only.challengeResult === true)
+    return allow();
   return deny();
 };
 
-export const handler = async (event: DefineAuthChallengeTriggerEvent): Promise<DefineAuthChallengeTriggerEvent> => {
+export const handler = async (
+  event: DefineAuthChallengeTriggerEvent,
+): Promise<DefineAuthChallengeTriggerEvent> => {
   Object.assign(event.response, decide(event.request));
   return event;
 };

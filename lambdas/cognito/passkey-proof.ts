@@ -9,7 +9,10 @@ import { consumeProof, putProof } from '../common/repositories/auth-challenges';
 
 const hash = (proof: string): string => createHash('sha256').update(proof, 'utf8').digest('hex');
 
-export const issuePasskeyProof = async (user: { userId: string; cognitoUsername: string }): Promise<string> => {
+export const issuePasskeyProof = async (user: {
+  userId: string;
+  cognitoUsername: string;
+}): Promise<string> => {
   const proof = randomBytes(32).toString('base64url');
   await putProof(hash(proof), {
     userId: user.userId,

@@ -12,9 +12,12 @@ export const handler = async (
 ): Promise<VerifyAuthChallengeResponseTriggerEvent> => {
   try {
     event.response.answerCorrect =
-      !event.request.userNotFound && (await redeemPasskeyProof(event.request.challengeAnswer, event.userName));
+      !event.request.userNotFound &&
+      (await redeemPasskeyProof(event.request.challengeAnswer, event.userName));
   } catch (error) {
-    logger.error('proof verification failed', { errorName: error instanceof Error ? error.name : typeof error });
+    logger.error('proof verification failed', {
+      errorName: error instanceof Error ? error.name : typeof error,
+    });
     event.response.answerCorrect = false;
   }
   return event;

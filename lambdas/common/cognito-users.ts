@@ -34,7 +34,9 @@ export const ensureCognitoUser = async (username: string, email: string): Promis
   } catch (error) {
     if (!(error instanceof UsernameExistsException)) throw error;
   }
-  const existing = await cognito.send(new AdminGetUserCommand({ UserPoolId: userPoolId(), Username: username }));
+  const existing = await cognito.send(
+    new AdminGetUserCommand({ UserPoolId: userPoolId(), Username: username }),
+  );
   const sub = attribute(existing.UserAttributes, 'sub');
   if (!sub) throw new Error('Cognito user has no sub');
   return sub;
@@ -42,6 +44,8 @@ export const ensureCognitoUser = async (username: string, email: string): Promis
 
 export const addUserToGroups = async (username: string, groups: readonly string[]): Promise<void> => {
   for (const group of groups) {
-    await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: userPoolId(), Username: username, GroupName: group }));
+    await cognito.send(
+      new AdminAddUserToGroupCommand({ UserPoolId: userPoolId(), Username: username, GroupName: group }),
+    );
   }
 };

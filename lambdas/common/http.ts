@@ -4,12 +4,19 @@
  * and typed errors mapped to `{message}` answers. Nothing else ever reaches the caller: no stack traces.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { MAX_REQUEST_BODY_BYTES, type RoleGroup } from '../../shared/constants';
 import { API_MESSAGES } from '../../shared/messages';
 import { roleGroupsFromClaim } from '../../shared/roles';
 import type { AuthLevel } from '../routes';
-import { BadRequest, Forbidden, HttpError, PayloadTooLarge, Unauthorized, UnsupportedMediaType } from './errors';
+import {
+  BadRequest,
+  Forbidden,
+  HttpError,
+  PayloadTooLarge,
+  Unauthorized,
+  UnsupportedMediaType,
+} from './errors';
 import { logger } from './logger';
 
 /** The signed-in caller, from the id token that API Gateway's authorizer verified. */
@@ -58,7 +65,8 @@ const rawBody = (event: APIGatewayProxyEvent): string => {
 
 const parseBody = <S extends z.ZodType>(event: APIGatewayProxyEvent, schema: S): z.output<S> => {
   const text = rawBody(event);
-  if (Buffer.byteLength(text, 'utf8') > MAX_REQUEST_BODY_BYTES) throw new PayloadTooLarge(API_MESSAGES.payloadTooLarge);
+  if (Buffer.byteLength(text, 'utf8') > MAX_REQUEST_BODY_BYTES)
+    throw new PayloadTooLarge(API_MESSAGES.payloadTooLarge);
   const mediaType = header(event, 'content-type')?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') throw new UnsupportedMediaType(API_MESSAGES.unsupportedMediaType);
   let json: unknown;
@@ -69,7 +77,10 @@ const parseBody = <S extends z.ZodType>(event: APIGatewayProxyEvent, schema: S):
   }
   const result = schema.safeParse(json);
   if (!result.success) {
-    const issues = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+    const issues = result.error.issues.map((issue) => ({
+      path: issue.path.join('.'),
+      message: issue.message,
+    }));
     throw new BadRequest(issues[0]?.message ?? API_MESSAGES.invalidRequest, issues);
   }
   return result.data;
@@ -77,8 +88,9 @@ const parseBody = <S extends z.ZodType>(event: APIGatewayProxyEvent, schema: S):
 
 /** API Gateway delivers claims as strings; a group list may arrive as `[admins users]` or `admins,users`. */
 const callerFrom = (event: APIGatewayProxyEvent): Caller | null => {
-  const claims: Record<string, unknown> | undefined = (event.requestContext?.authorizer as { claims?: Record<string, unknown> } | null)
-    ?.claims;
+  const claims: Record<string, unknown> | undefined = (
+    event.requestContext?.authorizer as { claims?: Record<string, unknown> } | null
+  )?.claims;
   if (!claims || claims.token_use !== 'id' || typeof claims.sub !== 'string') return null;
   return {
     sub: claims.sub,
@@ -118,7 +130,9 @@ export const httpHandler =
       authorize(options.auth, caller);
       const body = (options.body ? parseBody(event, options.body) : undefined) as BodyOf<S>;
       const pathParameters = Object.fromEntries(
-        Object.entries(event.pathParameters ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
+        Object.entries(event.pathParameters ?? {}).filter(
+          (entry): entry is [string, string] => entry[1] !== undefined,
+        ),
       );
       const result = await handle({ body, caller: caller as Caller_<A>, pathParameters, event });
       return respond(result.statusCode, result.body);
@@ -127,7 +141,9 @@ export const httpHandler =
         logger.info('request rejected', { route, statusCode: error.statusCode, reason: error.message });
         return respond(
           error.statusCode,
-          error.details === undefined ? { message: error.message } : { message: error.message, issues: error.details },
+          error.details === undefined
+            ? { message: error.message }
+            : { message: error.message, issues: error.details },
         );
       }
       logger.error('request failed', {

@@ -31,7 +31,8 @@ export interface InviteInput {
 
 export const invite = async ({ email, roles, createdBy }: InviteInput): Promise<InvitationRecord> => {
   const existing = await getInvitation(email);
-  if (existing) throw new Conflict(existing.codeUsed ? API_MESSAGES.accountExists : API_MESSAGES.invitationExists);
+  if (existing)
+    throw new Conflict(existing.codeUsed ? API_MESSAGES.accountExists : API_MESSAGES.invitationExists);
   if (await accountExists(email)) throw new Conflict(API_MESSAGES.accountExists);
   const invitation: InvitationRecord = {
     email,

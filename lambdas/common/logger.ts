@@ -6,13 +6,22 @@
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
-const SENSITIVE_PART = /^code$|activationcode|proof|token|answer|challenge|secret|password|authorization|cookie|signature|publickey|body/i;
+const SENSITIVE_PART =
+  /^code$|activationcode|proof|token|answer|challenge|secret|password|authorization|cookie|signature|publickey|body/i;
 const SENSITIVE_FIELDS = new Set(
-  ['email', 'name', 'preferredName', 'familyName', 'dateOfBirth', 'heightCm', 'sexAssignedAtBirth', 'phoneNumber'].map(
-    (field) => field.toLowerCase(),
-  ),
+  [
+    'email',
+    'name',
+    'preferredName',
+    'familyName',
+    'dateOfBirth',
+    'heightCm',
+    'sexAssignedAtBirth',
+    'phoneNumber',
+  ].map((field) => field.toLowerCase()),
 );
-const isSensitive = (key: string): boolean => SENSITIVE_PART.test(key) || SENSITIVE_FIELDS.has(key.toLowerCase());
+const isSensitive = (key: string): boolean =>
+  SENSITIVE_PART.test(key) || SENSITIVE_FIELDS.has(key.toLowerCase());
 
 const threshold = (): number => {
   const configured = (process.env.LOG_LEVEL ?? 'info').toLowerCase() as Level | 'silent';
@@ -20,7 +29,9 @@ const threshold = (): number => {
 };
 
 const redact = (fields: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, isSensitive(key) ? '[redacted]' : value]));
+  Object.fromEntries(
+    Object.entries(fields).map(([key, value]) => [key, isSensitive(key) ? '[redacted]' : value]),
+  );
 
 const write = (level: Level, message: string, fields: Record<string, unknown> = {}): void => {
   if (ORDER[level] < threshold()) return;

@@ -21,7 +21,14 @@ let stack: LocalStack;
 let http: ReturnType<typeof createHttpClient>;
 
 const start = async (reset = false) => {
-  stack = await startLocalStack({ repositoryRoot, port, dataDir, reset, web: 'none', bootstrapAdminEmail: ADMIN_EMAIL });
+  stack = await startLocalStack({
+    repositoryRoot,
+    port,
+    dataDir,
+    reset,
+    web: 'none',
+    bootstrapAdminEmail: ADMIN_EMAIL,
+  });
   http = createHttpClient(stack.origin, LOCAL_CLIENT_ID);
 };
 const stop = async () => {
@@ -48,7 +55,9 @@ afterAll(async () => {
 describe('a fresh local stack', () => {
   it('offers the bootstrap admin activation link and activates the admin over HTTP', async () => {
     expect(stack.adminActivationLink).toMatch(
-      new RegExp(`^http://localhost:${port}/activate\\?code=[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$`),
+      new RegExp(
+        `^http://localhost:${port}/activate\\?code=[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$`,
+      ),
     );
     admin = await http.activate(ADMIN_EMAIL, codeFromLink(stack.adminActivationLink ?? ''));
     expect(admin.idToken).toBeTruthy();
@@ -61,14 +70,22 @@ describe('a fresh local stack', () => {
       { token: admin.idToken, json: { email: 'Coach@Example.com', roles: ['coaches'] } },
     );
     expect(coachInvite.status).toBe(201);
-    expect(coachInvite.body).toMatchObject({ email: 'coach@example.com', status: 'pending', roles: ['coaches'] });
+    expect(coachInvite.body).toMatchObject({
+      email: 'coach@example.com',
+      status: 'pending',
+      roles: ['coaches'],
+    });
     expect(coachInvite.body.activationCode).toMatch(/^[A-Z0-9]{16}$/);
     coachCode = coachInvite.body.activationCode;
 
-    const userInvite = await http.request<{ activationCode: string; roles: string[] }>('POST', '/internal/v1/admin/invitations', {
-      token: admin.idToken,
-      json: { email: 'user@example.com' },
-    });
+    const userInvite = await http.request<{ activationCode: string; roles: string[] }>(
+      'POST',
+      '/internal/v1/admin/invitations',
+      {
+        token: admin.idToken,
+        json: { email: 'user@example.com' },
+      },
+    );
     expect(userInvite.status).toBe(201);
     expect(userInvite.body.roles).toEqual(['users']);
 
@@ -114,39 +131,69 @@ describe('a fresh local stack', () => {
       ['coach@example.com', ['coaches']],
       ['user@example.com', ['users']],
     ]);
-    const all = await http.request<{ invitations: { email: string; status: string }[] }>('GET', '/internal/v1/admin/invitations', {
-      token: admin.idToken,
-    });
-    expect(all.body.invitations.filter((i) => i.status === 'pending').map((i) => i.email)).toEqual(['later@example.com']);
+    const all = await http.request<{ invitations: { email: string; status: string }[] }>(
+      'GET',
+      '/internal/v1/admin/invitations',
+      {
+        token: admin.idToken,
+      },
+    );
+    expect(all.body.invitations.filter((i) => i.status === 'pending').map((i) => i.email)).toEqual([
+      'later@example.com',
+    ]);
   });
 
   it('deletes a pending invitation (204, gone) and refuses to delete an activated one (409)', async () => {
-    const deleted = await http.request('DELETE', `/internal/v1/admin/invitations/${encodeURIComponent('later@example.com')}`, {
-      token: admin.idToken,
-    });
+    const deleted = await http.request(
+      'DELETE',
+      `/internal/v1/admin/invitations/${encodeURIComponent('later@example.com')}`,
+      {
+        token: admin.idToken,
+      },
+    );
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe('');
-    const list = await http.request<{ invitations: { email: string }[] }>('GET', '/internal/v1/admin/invitations', {
-      token: admin.idToken,
-    });
+    const list = await http.request<{ invitations: { email: string }[] }>(
+      'GET',
+      '/internal/v1/admin/invitations',
+      {
+        token: admin.idToken,
+      },
+    );
     expect(list.body.invitations.map((i) => i.email)).not.toContain('later@example.com');
 
-    const activated = await http.request('DELETE', `/internal/v1/admin/invitations/${encodeURIComponent('coach@example.com')}`, {
-      token: admin.idToken,
-    });
+    const activated = await http.request(
+      'DELETE',
+      `/internal/v1/admin/invitations/${encodeURIComponent('coach@example.com')}`,
+      {
+        token: admin.idToken,
+      },
+    );
     expect(activated).toMatchObject({ status: 409, body: { message: API_MESSAGES.invitationActivated } });
-    const missing = await http.request('DELETE', `/internal/v1/admin/invitations/${encodeURIComponent('nobody@example.com')}`, {
-      token: admin.idToken,
-    });
+    const missing = await http.request(
+      'DELETE',
+      `/internal/v1/admin/invitations/${encodeURIComponent('nobody@example.com')}`,
+      {
+        token: admin.idToken,
+      },
+    );
     expect(missing.status).toBe(404);
   });
 
   it('reads and updates the user profile', async () => {
-    const me = await http.request<{ userId: string; email: string; metadata: { onboardingCompleted: boolean } }>('GET', '/v1/users/me', {
+    const me = await http.request<{
+      userId: string;
+      email: string;
+      metadata: { onboardingCompleted: boolean };
+    }>('GET', '/v1/users/me', {
       token: user.idToken,
     });
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ userId: user.userId, email: 'user@example.com', metadata: { onboardingCompleted: false } });
+    expect(me.body).toMatchObject({
+      userId: user.userId,
+      email: 'user@example.com',
+      metadata: { onboardingCompleted: false },
+    });
 
     const update = {
       email: 'user@example.com',
@@ -158,19 +205,23 @@ describe('a fresh local stack', () => {
       measurementSystem: 'imperial',
       metadata: { onboardingCompleted: true },
     };
-    const updated = await http.request<Record<string, unknown>>('PUT', '/v1/users/me', { token: user.idToken, json: update });
+    const updated = await http.request<Record<string, unknown>>('PUT', '/v1/users/me', {
+      token: user.idToken,
+      json: update,
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ ...update, userId: user.userId });
     expect(updated.body.updatedAt).not.toBe(updated.body.createdAt);
     const reread = await http.request('GET', '/v1/users/me', { token: user.idToken });
     expect(reread.body).toEqual(updated.body);
 
-    const names = await http.request<{ users: { email: string; preferredName?: string; familyName?: string }[] }>(
-      'GET',
-      '/internal/v1/admin/users',
-      { token: admin.idToken },
-    );
-    expect(names.body.users.find((u) => u.email === 'user@example.com')).toMatchObject({ preferredName: 'Sam', familyName: 'Rivera' });
+    const names = await http.request<{
+      users: { email: string; preferredName?: string; familyName?: string }[];
+    }>('GET', '/internal/v1/admin/users', { token: admin.idToken });
+    expect(names.body.users.find((u) => u.email === 'user@example.com')).toMatchObject({
+      preferredName: 'Sam',
+      familyName: 'Rivera',
+    });
   });
 
   it('signs a user in again with the passkey', async () => {
@@ -199,11 +250,23 @@ describe('authorization', () => {
   it('answers 401 on every authenticated route without a valid id token', async () => {
     const [header, payload, signature] = user.idToken.split('.');
     const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()) as Record<string, unknown>;
-    const tampered = [header, Buffer.from(JSON.stringify({ ...claims, 'cognito:groups': ['admins'] })).toString('base64url'), signature].join('.');
-    const badTokens = { missing: undefined, tampered, 'access token': user.accessToken, garbage: 'not.a.token' };
+    const tampered = [
+      header,
+      Buffer.from(JSON.stringify({ ...claims, 'cognito:groups': ['admins'] })).toString('base64url'),
+      signature,
+    ].join('.');
+    const badTokens = {
+      missing: undefined,
+      tampered,
+      'access token': user.accessToken,
+      garbage: 'not.a.token',
+    };
     for (const route of ROUTES.filter((r) => r.auth !== 'public')) {
       for (const [label, token] of Object.entries(badTokens)) {
-        const answer = await http.request(route.method, concretePath(route.path), { token, json: route.method === 'GET' ? undefined : {} });
+        const answer = await http.request(route.method, concretePath(route.path), {
+          token,
+          json: route.method === 'GET' ? undefined : {},
+        });
         expect(answer.status, `${label}: ${route.method} ${route.path}`).toBe(401);
       }
     }
@@ -231,12 +294,25 @@ describe('bad input changes nothing', () => {
 
   it.each([
     ['malformed JSON', { raw: '{"email":' }, 400, API_MESSAGES.invalidJson],
-    ['a wrong content type', { raw: 'email=a@b.co', contentType: 'application/x-www-form-urlencoded' }, 415, API_MESSAGES.unsupportedMediaType],
-    ['a body over 32 KB', { raw: JSON.stringify({ email: `${'a'.repeat(33 * 1024)}@b.co` }) }, 413, API_MESSAGES.payloadTooLarge],
+    [
+      'a wrong content type',
+      { raw: 'email=a@b.co', contentType: 'application/x-www-form-urlencoded' },
+      415,
+      API_MESSAGES.unsupportedMediaType,
+    ],
+    [
+      'a body over 32 KB',
+      { raw: JSON.stringify({ email: `${'a'.repeat(33 * 1024)}@b.co` }) },
+      413,
+      API_MESSAGES.payloadTooLarge,
+    ],
   ])('%s gets a clear 4xx on every route with a body', async (_, options, status, message) => {
     const before = await snapshot();
     for (const route of bodyRoutes) {
-      const answer = await http.request(route.method, route.path, { token: tokenFor(route.auth), ...options });
+      const answer = await http.request(route.method, route.path, {
+        token: tokenFor(route.auth),
+        ...options,
+      });
       expect(answer, `${route.method} ${route.path}`).toMatchObject({ status, body: { message } });
     }
     expect(await snapshot()).toEqual(before);
@@ -258,7 +334,10 @@ describe('bad input changes nothing', () => {
 
   it('rejects __proto__ in a profile update', async () => {
     const before = await snapshot();
-    const answer = await http.request('PUT', '/v1/users/me', { token: user.idToken, raw: '{"__proto__":{"isAdmin":true}}' });
+    const answer = await http.request('PUT', '/v1/users/me', {
+      token: user.idToken,
+      raw: '{"__proto__":{"isAdmin":true}}',
+    });
     expect(answer.status).toBe(400);
     expect(await snapshot()).toEqual(before);
   });
@@ -266,25 +345,38 @@ describe('bad input changes nothing', () => {
   it.each([
     ['an invalid email', { email: 'nope' }, VALIDATION.invalidEmail],
     ['an unknown role', { email: 'new@example.com', roles: ['root'] }, VALIDATION.invalidRole],
-    ['an unknown key', { email: 'new@example.com', activationCode: 'ABCDEFGH2345WXYZ' }, 'Unrecognized key: "activationCode"'],
+    [
+      'an unknown key',
+      { email: 'new@example.com', activationCode: 'ABCDEFGH2345WXYZ' },
+      'Unrecognized key: "activationCode"',
+    ],
   ])('POST /internal/v1/admin/invitations with %s is a 400', async (_, body, message) => {
     const before = await snapshot();
-    const answer = await http.request('POST', '/internal/v1/admin/invitations', { token: admin.idToken, json: body });
+    const answer = await http.request('POST', '/internal/v1/admin/invitations', {
+      token: admin.idToken,
+      json: body,
+    });
     expect(answer).toMatchObject({ status: 400, body: { message } });
     expect(await snapshot()).toEqual(before);
   });
 
   it('rejects bad auth requests with their messages', async () => {
     const before = await snapshot();
-    const verify = await http.request('POST', '/v1/auth/verify-activation', { json: { email: 'nope', activationCode: 'x' } });
+    const verify = await http.request('POST', '/v1/auth/verify-activation', {
+      json: { email: 'nope', activationCode: 'x' },
+    });
     expect(verify).toMatchObject({ status: 400, body: { message: VALIDATION.invalidEmail } });
-    const code = await http.request('POST', '/v1/auth/verify-activation', { json: { email: 'a@b.co', activationCode: 'short' } });
+    const code = await http.request('POST', '/v1/auth/verify-activation', {
+      json: { email: 'a@b.co', activationCode: 'short' },
+    });
     expect(code).toMatchObject({ status: 400, body: { message: VALIDATION.registrationCode } });
     const signin = await http.request('POST', '/v1/auth/initiate-signin', { json: { username: 'admin' } });
     expect(signin.status).toBe(400);
     const webauthn = await http.request('POST', '/v1/auth/verify-webauthn', { json: { sessionId: 'x' } });
     expect(webauthn.status).toBe(400);
-    const register = await http.request('POST', '/v1/auth/register-passkey', { json: { email: 'a@b.co', activationCode: coachCode } });
+    const register = await http.request('POST', '/v1/auth/register-passkey', {
+      json: { email: 'a@b.co', activationCode: coachCode },
+    });
     expect(register.status).toBe(400);
     expect(await snapshot()).toEqual(before);
   });

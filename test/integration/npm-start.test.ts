@@ -15,7 +15,11 @@ import { runNpmStart } from '../fixtures/npm-start';
 
 let dataDir: string;
 let port: number;
-const env = () => ({ PORT: String(port), LOCAL_DATA_DIR: dataDir, BOOTSTRAP_ADMIN_EMAIL: 'boss@example.com' });
+const env = () => ({
+  PORT: String(port),
+  LOCAL_DATA_DIR: dataDir,
+  BOOTSTRAP_ADMIN_EMAIL: 'boss@example.com',
+});
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'npm-start-'));
@@ -38,12 +42,22 @@ describe('npm start', () => {
     const lines = await first.ready;
     const links = lines.filter((line) => line.startsWith('Admin activation link: '));
     expect(links).toHaveLength(1);
-    expect(links[0]).toMatch(new RegExp(`^Admin activation link: http://localhost:${port}/activate\\?code=[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$`));
+    expect(links[0]).toMatch(
+      new RegExp(
+        `^Admin activation link: http://localhost:${port}/activate\\?code=[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$`,
+      ),
+    );
     expect(lines.at(-1)).toBe(`Ready on http://localhost:${port}`);
 
     const http = createHttpClient(`http://localhost:${port}`, LOCAL_CLIENT_ID);
-    const admin = await http.activate('boss@example.com', codeFromLink(links[0]?.replace('Admin activation link: ', '') ?? ''));
-    const profile = await http.request('PUT', '/v1/users/me', { token: admin.idToken, json: { preferredName: 'Boss' } });
+    const admin = await http.activate(
+      'boss@example.com',
+      codeFromLink(links[0]?.replace('Admin activation link: ', '') ?? ''),
+    );
+    const profile = await http.request('PUT', '/v1/users/me', {
+      token: admin.idToken,
+      json: { preferredName: 'Boss' },
+    });
     expect(profile.status).toBe(200);
     http.close();
     expect(await first.stop('SIGINT')).toBe(0);
@@ -56,7 +70,9 @@ describe('npm start', () => {
     expect(again.some((line) => line.startsWith('Admin activation link:'))).toBe(false);
     const http2 = createHttpClient(`http://localhost:${port}`, LOCAL_CLIENT_ID);
     const tokens = await http2.signIn(admin.authenticator);
-    const me = await http2.request<{ preferredName: string }>('GET', '/v1/users/me', { token: tokens.idToken });
+    const me = await http2.request<{ preferredName: string }>('GET', '/v1/users/me', {
+      token: tokens.idToken,
+    });
     expect(me.body.preferredName).toBe('Boss');
     http2.close();
     expect(await second.stop()).toBe(0);
@@ -87,7 +103,8 @@ describe('npm start', () => {
     const run = runNpmStart([], { ...env(), PATH: '/nonexistent' });
     const code = await run.exited;
     expect(code).toBe(1);
-    expect(run.lines.filter((line) => line.trim() !== '')).toEqual([expect.stringMatching(/^Java 17\+ is required/)]);
+    expect(run.lines.filter((line) => line.trim() !== '')).toEqual([
+      expect.stringMatching(/^Java 17\+ is required/),
+    ]);
   }, 30_000);
 });
-

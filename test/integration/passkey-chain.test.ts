@@ -88,7 +88,9 @@ describe('proofs', () => {
     const before = await identity.snapshot();
     await expectNotAuthorized(identity.customAuth(victim.cognitoUsername, attacker.passkeyProof));
     expect(await identity.snapshot()).toEqual(before);
-    await expect(identity.customAuth(attacker.cognitoUsername, attacker.passkeyProof)).resolves.toHaveProperty('IdToken');
+    await expect(
+      identity.customAuth(attacker.cognitoUsername, attacker.passkeyProof),
+    ).resolves.toHaveProperty('IdToken');
   });
 
   it('rejects an expired proof', async () => {
@@ -258,7 +260,11 @@ describe('verify-activation', () => {
     expect(usernames[0]).toBe(usernames[1]);
     expect(usernames[0]).toMatch(/^[0-9a-f-]{36}$/);
     const options = (first.body as VerifiedActivation).registrationOptions;
-    expect(options.authenticatorSelection).toMatchObject({ authenticatorAttachment: 'platform', residentKey: 'required', userVerification: 'required' });
+    expect(options.authenticatorSelection).toMatchObject({
+      authenticatorAttachment: 'platform',
+      residentKey: 'required',
+      userVerification: 'required',
+    });
     // The WebAuthn user handle is random, not the email.
     expect(Buffer.from(options.user.id, 'base64url').toString('utf8')).not.toContain('@');
   });

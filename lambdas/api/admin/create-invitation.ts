@@ -4,7 +4,10 @@ import { created, httpHandler } from '../../common/http';
 import { invite } from '../../common/invite';
 import { toInvitation } from '../../common/invitation-view';
 
-export const handler = httpHandler({ auth: 'admin', body: createInvitationRequestSchema }, async ({ body, caller }) => {
-  const invitation = await invite({ email: body.email, roles: body.roles, createdBy: caller.sub });
-  return created(toInvitation(invitation));
-});
+export const handler = httpHandler(
+  { auth: 'admin', body: createInvitationRequestSchema },
+  async ({ body, caller }) => {
+    const invitation = await invite({ email: body.email, roles: body.roles, createdBy: caller.sub });
+    return created(toInvitation(invitation));
+  },
+);

@@ -3,7 +3,11 @@
  * Cognito (60 users a call; groups by listing each group's members, not one call per user) and
  * reads names 100 profiles at a time.
  */
-import { ListUsersCommand, ListUsersInGroupCommand, type UserType } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  ListUsersCommand,
+  ListUsersInGroupCommand,
+  type UserType,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { ROLE_GROUPS } from '../../../shared/constants';
 import type { AdminUserListItem } from '../../../shared/schemas';
 import { cognito } from '../../common/aws';
@@ -11,7 +15,9 @@ import { userPoolId } from '../../common/env';
 import { httpHandler, ok } from '../../common/http';
 import { getProfileNames } from '../../common/repositories/profiles';
 
-const allPages = async (fetchPage: (token?: string) => Promise<{ users: UserType[]; next?: string }>): Promise<UserType[]> => {
+const allPages = async (
+  fetchPage: (token?: string) => Promise<{ users: UserType[]; next?: string }>,
+): Promise<UserType[]> => {
   const users: UserType[] = [];
   let token: string | undefined;
   do {
@@ -22,7 +28,8 @@ const allPages = async (fetchPage: (token?: string) => Promise<{ users: UserType
   return users;
 };
 
-const attribute = (user: UserType, name: string): string | undefined => user.Attributes?.find((a) => a.Name === name)?.Value;
+const attribute = (user: UserType, name: string): string | undefined =>
+  user.Attributes?.find((a) => a.Name === name)?.Value;
 
 export const handler = httpHandler({ auth: 'admin' }, async () => {
   const UserPoolId = userPoolId();
@@ -34,11 +41,14 @@ export const handler = httpHandler({ auth: 'admin' }, async () => {
   const groupsByUsername = new Map<string, string[]>();
   for (const GroupName of ROLE_GROUPS) {
     const members = await allPages(async (NextToken) => {
-      const page = await cognito.send(new ListUsersInGroupCommand({ UserPoolId, GroupName, Limit: 60, NextToken }));
+      const page = await cognito.send(
+        new ListUsersInGroupCommand({ UserPoolId, GroupName, Limit: 60, NextToken }),
+      );
       return { users: page.Users ?? [], next: page.NextToken };
     });
     for (const member of members) {
-      if (member.Username) groupsByUsername.set(member.Username, [...(groupsByUsername.get(member.Username) ?? []), GroupName]);
+      if (member.Username)
+        groupsByUsername.set(member.Username, [...(groupsByUsername.get(member.Username) ?? []), GroupName]);
     }
   }
 

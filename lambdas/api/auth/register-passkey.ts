@@ -59,62 +59,69 @@ const verify = async (
 /** Index of the code-used condition in the transaction, to tell a used code from an expired challenge. */
 const CODE_ITEM = 1;
 
-export const handler = httpHandler({ auth: 'public', body: registerPasskeyRequestSchema }, async ({ body }) => {
-  const invitation = await getInvitation(body.email);
-  if (!invitation || !secretsEqual(invitation.activationCode, body.activationCode)) throw rejected();
-  if (invitation.codeUsed) throw new Conflict(API_MESSAGES.activationCodeUsed);
+export const handler = httpHandler(
+  { auth: 'public', body: registerPasskeyRequestSchema },
+  async ({ body }) => {
+    const invitation = await getInvitation(body.email);
+    if (!invitation || !secretsEqual(invitation.activationCode, body.activationCode)) throw rejected();
+    if (invitation.codeUsed) throw new Conflict(API_MESSAGES.activationCodeUsed);
 
-  const pending = await findRegistrationChallenge(invitation.email);
-  if (!pending || pending.cognitoUsername !== body.cognitoUsername) throw rejected();
-  if (body.expectedChallenge !== undefined && !secretsEqual(body.expectedChallenge, pending.challenge)) throw rejected();
+    const pending = await findRegistrationChallenge(invitation.email);
+    if (!pending || pending.cognitoUsername !== body.cognitoUsername) throw rejected();
+    if (body.expectedChallenge !== undefined && !secretsEqual(body.expectedChallenge, pending.challenge))
+      throw rejected();
 
-  const registration = await verify(body.registrationResponse, pending);
-  await addUserToGroups(pending.cognitoUsername, invitation.roles);
+    const registration = await verify(body.registrationResponse, pending);
+    await addUserToGroups(pending.cognitoUsername, invitation.roles);
 
-  const now = new Date().toISOString();
-  const profile: UserProfile = {
-    userId: pending.userId,
-    email: invitation.email,
-    name: body.name ?? invitation.email,
-    createdAt: now,
-    updatedAt: now,
-    sexAssignedAtBirth: DEFAULT_SEX_ASSIGNED_AT_BIRTH,
-    measurementSystem: DEFAULT_MEASUREMENT_SYSTEM,
-    phoneNumber: body.phoneNumber,
-    timezone: body.timezone ?? DEFAULT_TIMEZONE,
-    locale: body.locale ?? DEFAULT_LOCALE,
-    metadata: { onboardingCompleted: false },
-  };
-  try {
-    await ddb.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          consumeRegistrationChallengeItem(invitation.email, pending.challenge),
-          markCodeUsedItem(invitation.email, invitation.activationCode, pending.userId, now),
-          putPasskeyItem({
-            credentialId: registration.credential.id,
-            userId: pending.userId,
-            cognitoUsername: pending.cognitoUsername,
-            userHandle: pending.userHandle,
-            publicKey: registration.credential.publicKey,
-            counter: registration.credential.counter,
-            transports: registration.credential.transports,
-            deviceType: registration.credentialDeviceType,
-            backedUp: registration.credentialBackedUp,
-            createdAt: now,
-          }),
-          createProfileItem(profile),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    if (error.CancellationReasons?.[CODE_ITEM]?.Code === 'ConditionalCheckFailed') {
-      throw new Conflict(API_MESSAGES.activationCodeUsed);
+    const now = new Date().toISOString();
+    const profile: UserProfile = {
+      userId: pending.userId,
+      email: invitation.email,
+      name: body.name ?? invitation.email,
+      createdAt: now,
+      updatedAt: now,
+      sexAssignedAtBirth: DEFAULT_SEX_ASSIGNED_AT_BIRTH,
+      measurementSystem: DEFAULT_MEASUREMENT_SYSTEM,
+      phoneNumber: body.phoneNumber,
+      timezone: body.timezone ?? DEFAULT_TIMEZONE,
+      locale: body.locale ?? DEFAULT_LOCALE,
+      metadata: { onboardingCompleted: false },
+    };
+    try {
+      await ddb.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            consumeRegistrationChallengeItem(invitation.email, pending.challenge),
+            markCodeUsedItem(invitation.email, invitation.activationCode, pending.userId, now),
+            putPasskeyItem({
+              credentialId: registration.credential.id,
+              userId: pending.userId,
+              cognitoUsername: pending.cognitoUsername,
+              userHandle: pending.userHandle,
+              publicKey: registration.credential.publicKey,
+              counter: registration.credential.counter,
+              transports: registration.credential.transports,
+              deviceType: registration.credentialDeviceType,
+              backedUp: registration.credentialBackedUp,
+              createdAt: now,
+            }),
+            createProfileItem(profile),
+          ],
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      if (error.CancellationReasons?.[CODE_ITEM]?.Code === 'ConditionalCheckFailed') {
+        throw new Conflict(API_MESSAGES.activationCodeUsed);
+      }
+      throw rejected();
     }
-    throw rejected();
-  }
 
-  const passkeyProof = await issuePasskeyProof({ userId: pending.userId, cognitoUsername: pending.cognitoUsername });
-  return ok({ userId: pending.userId, cognitoUsername: pending.cognitoUsername, passkeyProof });
-});
+    const passkeyProof = await issuePasskeyProof({
+      userId: pending.userId,
+      cognitoUsername: pending.cognitoUsername,
+    });
+    return ok({ userId: pending.userId, cognitoUsername: pending.cognitoUsername, passkeyProof });
+  },
+);

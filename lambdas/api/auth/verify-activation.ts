@@ -18,43 +18,50 @@ import { SUPPORTED_ALGORITHM_IDS } from '../../common/webauthn';
 
 const INVALID: ActivationVerifyResponse = { valid: false };
 
-export const handler = httpHandler({ auth: 'public', body: verifyActivationRequestSchema }, async ({ body }) => {
-  const invitation = await getInvitation(body.email);
-  const code = body.activationCode ?? '';
-  if (!invitation || invitation.codeUsed || !secretsEqual(invitation.activationCode, code)) return ok(INVALID);
+export const handler = httpHandler(
+  { auth: 'public', body: verifyActivationRequestSchema },
+  async ({ body }) => {
+    const invitation = await getInvitation(body.email);
+    const code = body.activationCode ?? '';
+    if (!invitation || invitation.codeUsed || !secretsEqual(invitation.activationCode, code))
+      return ok(INVALID);
 
-  const cognitoUsername = await bindCognitoUsername(invitation.email, randomUUID());
-  const userId = await ensureCognitoUser(cognitoUsername, invitation.email);
+    const cognitoUsername = await bindCognitoUsername(invitation.email, randomUUID());
+    const userId = await ensureCognitoUser(cognitoUsername, invitation.email);
 
-  const { rpId, rpName } = webauthnConfig();
-  const userHandle = randomBytes(32);
-  const existing = await listPasskeysOfUser(userId);
-  const registrationOptions = await generateRegistrationOptions({
-    rpName,
-    rpID: rpId,
-    userID: userHandle,
-    userName: invitation.email,
-    userDisplayName: invitation.email,
-    timeout: WEBAUTHN_TIMEOUT_MS,
-    attestationType: 'none',
-    excludeCredentials: existing.map((passkey) => ({ id: passkey.credentialId, transports: passkey.transports })),
-    authenticatorSelection: {
-      authenticatorAttachment: 'platform',
-      residentKey: 'required',
-      requireResidentKey: true,
-      userVerification: 'required',
-    },
-    supportedAlgorithmIDs: SUPPORTED_ALGORITHM_IDS,
-  });
+    const { rpId, rpName } = webauthnConfig();
+    const userHandle = randomBytes(32);
+    const existing = await listPasskeysOfUser(userId);
+    const registrationOptions = await generateRegistrationOptions({
+      rpName,
+      rpID: rpId,
+      userID: userHandle,
+      userName: invitation.email,
+      userDisplayName: invitation.email,
+      timeout: WEBAUTHN_TIMEOUT_MS,
+      attestationType: 'none',
+      excludeCredentials: existing.map((passkey) => ({
+        id: passkey.credentialId,
+        transports: passkey.transports,
+      })),
+      authenticatorSelection: {
+        authenticatorAttachment: 'platform',
+        residentKey: 'required',
+        requireResidentKey: true,
+        userVerification: 'required',
+      },
+      supportedAlgorithmIDs: SUPPORTED_ALGORITHM_IDS,
+    });
 
-  await putRegistrationChallenge({
-    email: invitation.email,
-    challenge: registrationOptions.challenge,
-    cognitoUsername,
-    userId,
-    userHandle: userHandle.toString('base64url'),
-    expiresAt: Math.floor(Date.now() / 1000) + REGISTRATION_CHALLENGE_TTL_SECONDS,
-  });
+    await putRegistrationChallenge({
+      email: invitation.email,
+      challenge: registrationOptions.challenge,
+      cognitoUsername,
+      userId,
+      userHandle: userHandle.toString('base64url'),
+      expiresAt: Math.floor(Date.now() / 1000) + REGISTRATION_CHALLENGE_TTL_SECONDS,
+    });
 
-  return ok({ valid: true, cognitoUsername, registrationOptions });
-});
+    return ok({ valid: true, cognitoUsername, registrationOptions });
+  },
+);

@@ -16,41 +16,49 @@ import { secretsEqual } from '../../common/secrets';
 
 const rejected = () => new Unauthorized(API_MESSAGES.signInFailed);
 
-export const handler = httpHandler({ auth: 'public', body: verifyWebauthnRequestSchema }, async ({ body }) => {
-  const session = await consumeSigninSession(body.sessionId);
-  if (!session) throw new Unauthorized(API_MESSAGES.sessionExpired);
+export const handler = httpHandler(
+  { auth: 'public', body: verifyWebauthnRequestSchema },
+  async ({ body }) => {
+    const session = await consumeSigninSession(body.sessionId);
+    if (!session) throw new Unauthorized(API_MESSAGES.sessionExpired);
 
-  const assertion = body.authenticationResponse;
-  const passkey: PasskeyRecord | undefined = await getPasskey(assertion.id);
-  // A discoverable credential must say whose it is, and say it right.
-  const userHandle = assertion.response.userHandle;
-  if (!passkey || !userHandle || !secretsEqual(userHandle, passkey.userHandle)) throw rejected();
+    const assertion = body.authenticationResponse;
+    const passkey: PasskeyRecord | undefined = await getPasskey(assertion.id);
+    // A discoverable credential must say whose it is, and say it right.
+    const userHandle = assertion.response.userHandle;
+    if (!passkey || !userHandle || !secretsEqual(userHandle, passkey.userHandle)) throw rejected();
 
-  const { rpId, origins } = webauthnConfig();
-  let newCounter: number;
-  try {
-    const result = await verifyAuthenticationResponse({
-      response: assertion,
-      expectedChallenge: session.challenge,
-      expectedOrigin: origins,
-      expectedRPID: rpId,
-      requireUserVerification: true,
-      credential: {
-        id: passkey.credentialId,
-        publicKey: new Uint8Array(passkey.publicKey),
-        counter: passkey.counter,
-        transports: passkey.transports,
-      },
+    const { rpId, origins } = webauthnConfig();
+    let newCounter: number;
+    try {
+      const result = await verifyAuthenticationResponse({
+        response: assertion,
+        expectedChallenge: session.challenge,
+        expectedOrigin: origins,
+        expectedRPID: rpId,
+        requireUserVerification: true,
+        credential: {
+          id: passkey.credentialId,
+          publicKey: new Uint8Array(passkey.publicKey),
+          counter: passkey.counter,
+          transports: passkey.transports,
+        },
+      });
+      if (!result.verified || !result.authenticationInfo.userVerified) throw rejected();
+      newCounter = result.authenticationInfo.newCounter;
+    } catch {
+      throw rejected();
+    }
+
+    if (
+      !(await advanceCounter(passkey.credentialId, passkey.counter, newCounter, new Date().toISOString()))
+    ) {
+      throw rejected();
+    }
+    const passkeyProof = await issuePasskeyProof({
+      userId: passkey.userId,
+      cognitoUsername: passkey.cognitoUsername,
     });
-    if (!result.verified || !result.authenticationInfo.userVerified) throw rejected();
-    newCounter = result.authenticationInfo.newCounter;
-  } catch {
-    throw rejected();
-  }
-
-  if (!(await advanceCounter(passkey.credentialId, passkey.counter, newCounter, new Date().toISOString()))) {
-    throw rejected();
-  }
-  const passkeyProof = await issuePasskeyProof({ userId: passkey.userId, cognitoUsername: passkey.cognitoUsername });
-  return ok({ userId: passkey.userId, cognitoUsername: passkey.cognitoUsername, passkeyProof });
-});
+    return ok({ userId: passkey.userId, cognitoUsername: passkey.cognitoUsername, passkeyProof });
+  },
+);

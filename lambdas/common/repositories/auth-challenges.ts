@@ -43,12 +43,17 @@ const proofKey = (proofHash: string) => `proof#${proofHash}`;
 /** Stores the challenge for an invitation's registration, replacing any earlier one. */
 export const putRegistrationChallenge = async (item: RegistrationChallenge): Promise<void> => {
   await ddb.send(
-    new PutCommand({ TableName: table(), Item: { pk: registrationKey(item.email), kind: 'registration', ...item } }),
+    new PutCommand({
+      TableName: table(),
+      Item: { pk: registrationKey(item.email), kind: 'registration', ...item },
+    }),
   );
 };
 
 /** The unexpired registration challenge of an invitation, if any (not consumed: see the transaction). */
-export const findRegistrationChallenge = async (email: string): Promise<RegistrationChallenge | undefined> => {
+export const findRegistrationChallenge = async (
+  email: string,
+): Promise<RegistrationChallenge | undefined> => {
   const result = await ddb.send(
     new GetCommand({ TableName: table(), Key: { pk: registrationKey(email) }, ConsistentRead: true }),
   );
@@ -110,7 +115,10 @@ export const putProof = async (proofHash: string, proof: StoredProof): Promise<v
  * Consumes a proof only if it exists, belongs to this user and is unexpired. A proof offered for
  * another user, or too late, is left untouched: rejection writes nothing.
  */
-export const consumeProof = async (proofHash: string, cognitoUsername: string): Promise<StoredProof | undefined> => {
+export const consumeProof = async (
+  proofHash: string,
+  cognitoUsername: string,
+): Promise<StoredProof | undefined> => {
   try {
     const result = await ddb.send(
       new DeleteCommand({

@@ -37,7 +37,11 @@ export const getInvitation = async (email: string): Promise<InvitationRecord | u
 export const createInvitation = async (invitation: InvitationRecord): Promise<boolean> => {
   try {
     await ddb.send(
-      new PutCommand({ TableName: table(), Item: invitation, ConditionExpression: 'attribute_not_exists(email)' }),
+      new PutCommand({
+        TableName: table(),
+        Item: invitation,
+        ConditionExpression: 'attribute_not_exists(email)',
+      }),
     );
     return true;
   } catch (error) {
@@ -66,7 +70,12 @@ export const bindCognitoUsername = async (email: string, candidate: string): Pro
 };
 
 /** Transaction item marking the code used, only if it is this code and still unused. */
-export const markCodeUsedItem = (email: string, activationCode: string, usedBy: string, usedAt: string): TransactItem => ({
+export const markCodeUsedItem = (
+  email: string,
+  activationCode: string,
+  usedBy: string,
+  usedAt: string,
+): TransactItem => ({
   Update: {
     TableName: table(),
     Key: { email },
@@ -86,7 +95,9 @@ export const markCodeUsedItem = (email: string, activationCode: string, usedBy: 
 export const listInvitations = async (
   startKey?: Record<string, unknown>,
 ): Promise<{ items: InvitationRecord[]; nextKey?: Record<string, unknown> }> => {
-  const result = await ddb.send(new ScanCommand({ TableName: table(), ExclusiveStartKey: startKey, Limit: 100 }));
+  const result = await ddb.send(
+    new ScanCommand({ TableName: table(), ExclusiveStartKey: startKey, Limit: 100 }),
+  );
   return { items: (result.Items ?? []) as InvitationRecord[], nextKey: result.LastEvaluatedKey };
 };
 

@@ -1,6 +1,11 @@
 /** Passkey credentials: credential id unique; a user's credentials through the `byUser` index. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  QueryCommand,
+  UpdateCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { TABLES } from '../../../shared/tables';
 import { ddb } from '../aws';
 import { tableName } from '../env';
@@ -24,11 +29,15 @@ export interface PasskeyRecord {
 }
 
 export const getPasskey = async (credentialId: string): Promise<PasskeyRecord | undefined> => {
-  const result = await ddb.send(new GetCommand({ TableName: table(), Key: { credentialId }, ConsistentRead: true }));
+  const result = await ddb.send(
+    new GetCommand({ TableName: table(), Key: { credentialId }, ConsistentRead: true }),
+  );
   return result.Item as PasskeyRecord | undefined;
 };
 
-export const listPasskeysOfUser = async (userId: string): Promise<Pick<PasskeyRecord, 'credentialId' | 'transports'>[]> => {
+export const listPasskeysOfUser = async (
+  userId: string,
+): Promise<Pick<PasskeyRecord, 'credentialId' | 'transports'>[]> => {
   const result = await ddb.send(
     new QueryCommand({
       TableName: table(),
@@ -50,7 +59,12 @@ export const putPasskeyItem = (passkey: PasskeyRecord): TransactItem => ({
  * Moves the signature counter forward only from the value this verification read, so two
  * concurrent uses of one assertion cannot both pass. Answers false when it lost.
  */
-export const advanceCounter = async (credentialId: string, from: number, to: number, usedAt: string): Promise<boolean> => {
+export const advanceCounter = async (
+  credentialId: string,
+  from: number,
+  to: number,
+  usedAt: string,
+): Promise<boolean> => {
   try {
     await ddb.send(
       new UpdateCommand({

@@ -3,7 +3,10 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
-  GetCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+  GetCommand,
+  UpdateCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { ProfileUpdate, UserProfile } from '../../../shared/schemas';
 import { ddb } from '../aws';
 import { tableName } from '../env';
@@ -60,7 +63,11 @@ export const getProfileNames = async (
       const result: BatchGetCommandOutput = await ddb.send(
         new BatchGetCommand({
           RequestItems: {
-            [table()]: { Keys: keys, ProjectionExpression: 'userId, preferredName, familyName, #n', ExpressionAttributeNames: { '#n': 'name' } },
+            [table()]: {
+              Keys: keys,
+              ProjectionExpression: 'userId, preferredName, familyName, #n',
+              ExpressionAttributeNames: { '#n': 'name' },
+            },
           },
         }),
       );

@@ -5,10 +5,13 @@ import { httpHandler, noContent, ok } from '../../../lambdas/common/http';
 import { API_MESSAGES } from '../../../shared/messages';
 import { call } from '../../fixtures/api-events';
 
-const echo = httpHandler({ auth: 'public', body: z.strictObject({ name: z.string().min(1, 'Name is required') }) }, async ({ body }) =>
-  ok({ hello: body.name }),
+const echo = httpHandler(
+  { auth: 'public', body: z.strictObject({ name: z.string().min(1, 'Name is required') }) },
+  async ({ body }) => ok({ hello: body.name }),
 );
-const mine = httpHandler({ auth: 'user' }, async ({ caller }) => ok({ sub: caller.sub, groups: caller.groups }));
+const mine = httpHandler({ auth: 'user' }, async ({ caller }) =>
+  ok({ sub: caller.sub, groups: caller.groups }),
+);
 const adminOnly = httpHandler({ auth: 'admin' }, async () => noContent());
 const idClaims = { sub: '6f1c2a52-94f1-4c1e-9a61-2f3f7d0b8c11', token_use: 'id', email: 'a@b.co' };
 
@@ -26,7 +29,10 @@ describe('the HTTP wrapper', () => {
   });
 
   it('accepts a JSON media type with parameters, in any header case', async () => {
-    const answer = await call(echo, { body: { name: 'Ada' }, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+    const answer = await call(echo, {
+      body: { name: 'Ada' },
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    });
     expect(answer.status).toBe(200);
   });
 
@@ -55,17 +61,27 @@ describe('the HTTP wrapper', () => {
 
   it('answers 401 to an authenticated route without verified id-token claims', async () => {
     expect((await call(mine, { method: 'GET' })).status).toBe(401);
-    expect((await call(mine, { method: 'GET', claims: { ...idClaims, token_use: 'access' } })).status).toBe(401);
+    expect((await call(mine, { method: 'GET', claims: { ...idClaims, token_use: 'access' } })).status).toBe(
+      401,
+    );
   });
 
   it('reads groups in the shape API Gateway delivers them', async () => {
-    const answer = await call(mine, { method: 'GET', claims: { ...idClaims, 'cognito:groups': '[users coaches]' } });
+    const answer = await call(mine, {
+      method: 'GET',
+      claims: { ...idClaims, 'cognito:groups': '[users coaches]' },
+    });
     expect(answer.body).toEqual({ sub: idClaims.sub, groups: ['coaches', 'users'] });
   });
 
   it('answers 403 to an admin route for a caller outside admins, 204 inside', async () => {
-    expect((await call(adminOnly, { method: 'GET', claims: { ...idClaims, 'cognito:groups': 'users' } })).status).toBe(403);
-    const answer = await call(adminOnly, { method: 'GET', claims: { ...idClaims, 'cognito:groups': '[admins]' } });
+    expect(
+      (await call(adminOnly, { method: 'GET', claims: { ...idClaims, 'cognito:groups': 'users' } })).status,
+    ).toBe(403);
+    const answer = await call(adminOnly, {
+      method: 'GET',
+      claims: { ...idClaims, 'cognito:groups': '[admins]' },
+    });
     expect(answer.status).toBe(204);
     expect(answer.body).toBeUndefined();
   });

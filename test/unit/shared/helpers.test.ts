@@ -48,7 +48,10 @@ describe('activation code helpers', () => {
 
 describe('group claim parsing', () => {
   it.each([
-    [['admins', 'users'], ['admins', 'users']],
+    [
+      ['admins', 'users'],
+      ['admins', 'users'],
+    ],
     ['admins,users', ['admins', 'users']],
     ['admins, coaches', ['admins', 'coaches']],
     ['[admins users]', ['admins', 'users']],

@@ -96,19 +96,22 @@ describe('registration request', () => {
     });
   });
 
-  it.each([['ABCD-EFGH-2345'], ['ABCD-EFGH-2345-WXYZ-1'], ['ABCD_EFGH_2345_WXYZ'], ['ABCD--EFGH2345WXYZ'], ['']])(
-    'rejects %j with the registration message',
-    (code) => {
-      expect(firstMessage(registrationRequestSchema, { ...request, activationCode: code })).toBe(
-        VALIDATION.registrationCode,
-      );
-    },
-  );
+  it.each([
+    ['ABCD-EFGH-2345'],
+    ['ABCD-EFGH-2345-WXYZ-1'],
+    ['ABCD_EFGH_2345_WXYZ'],
+    ['ABCD--EFGH2345WXYZ'],
+    [''],
+  ])('rejects %j with the registration message', (code) => {
+    expect(firstMessage(registrationRequestSchema, { ...request, activationCode: code })).toBe(
+      VALIDATION.registrationCode,
+    );
+  });
 
   it('requires a name', () => {
-    expect(firstMessage(registrationRequestSchema, { email: 'a@b.co', activationCode: 'ABCDEFGH2345WXYZ' })).toBe(
-      VALIDATION.nameRequired,
-    );
+    expect(
+      firstMessage(registrationRequestSchema, { email: 'a@b.co', activationCode: 'ABCDEFGH2345WXYZ' }),
+    ).toBe(VALIDATION.nameRequired);
   });
 });
 
@@ -131,7 +134,11 @@ describe('activation code record', () => {
 
   it('requires createdBy to be a UUID', () => {
     expect(
-      firstMessage(activationCodeRecordSchema, { ...record, activationCode: 'ABCDEFGH2345WXYZ', createdBy: 'admin' }),
+      firstMessage(activationCodeRecordSchema, {
+        ...record,
+        activationCode: 'ABCDEFGH2345WXYZ',
+        createdBy: 'admin',
+      }),
     ).toBe(VALIDATION.createdByUuid);
   });
 });

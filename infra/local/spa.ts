@@ -16,7 +16,11 @@ export interface LocalWeb {
 }
 
 /** The SPA's build-time configuration for the local stack: same-origin paths, so any PORT works. */
-export const localWebEnvironment = (userPoolId: string, clientId: string, region: string): Record<string, string> => ({
+export const localWebEnvironment = (
+  userPoolId: string,
+  clientId: string,
+  region: string,
+): Record<string, string> => ({
   VITE_USER_POOL_ID: userPoolId,
   VITE_USER_POOL_CLIENT_ID: clientId,
   VITE_AWS_REGION: region,
@@ -93,7 +97,11 @@ const serveVite = async (webRoot: string, httpServer: Server): Promise<LocalWeb>
   };
 };
 
-export const createLocalWeb = async (mode: WebMode, webRoot: string, httpServer: Server): Promise<LocalWeb> => {
+export const createLocalWeb = async (
+  mode: WebMode,
+  webRoot: string,
+  httpServer: Server,
+): Promise<LocalWeb> => {
   if (mode === 'vite') return serveVite(webRoot, httpServer);
   if (mode === 'dist') {
     const index = await stat(join(webRoot, 'dist', 'index.html')).catch(() => undefined);

@@ -1,0 +1,161 @@
+/**
+ * Token lifecycle: id and access tokens with Cognito's claims, opaque refresh tokens kept only as
+ * hashes, and revocation by `origin_jti` (the sign-in every token descends from), which is how
+ * Cognito's RevokeToken and GlobalSignOut reach access tokens already handed out.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { notAuthorized, userDisabled, userNotFound } from './errors';
+import type { Pool } from './pool';
+import type { RefreshRecord, UserRecord } from './state';
+import { attributeClaims, findUserBySub, groupsOf } from './users';
+
+export interface AuthenticationResult {
+  AccessToken: string;
+  IdToken: string;
+  RefreshToken?: string;
+  ExpiresIn: number;
+  TokenType: 'Bearer';
+}
+
+interface Lineage {
+  readonly originJti: string;
+  readonly eventId: string;
+  readonly authTime: number;
+  readonly clientId: string;
+}
+
+const ACCESS_SCOPE = 'aws.cognito.signin.user.admin';
+
+export const hashRefreshToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+const mintTokens = (
+  pool: Pool,
+  user: UserRecord,
+  lineage: Lineage,
+): Omit<AuthenticationResult, 'RefreshToken'> => {
+  const { config } = pool;
+  const iat = pool.nowSeconds();
+  const groups = groupsOf(pool.state, user).map((g) => g.name);
+  const groupClaim = groups.length > 0 ? { 'cognito:groups': groups } : {};
+  const common = {
+    iss: config.issuer,
+    origin_jti: lineage.originJti,
+    event_id: lineage.eventId,
+    auth_time: lineage.authTime,
+  };
+  const idToken = pool.key.sign({
+    sub: user.sub,
+    ...groupClaim,
+    ...attributeClaims(user),
+    ...common,
+    'cognito:username': user.username,
+    aud: lineage.clientId,
+    token_use: 'id',
+    exp: iat + config.idTokenValiditySeconds,
+    iat,
+    jti: randomUUID(),
+  });
+  const accessToken = pool.key.sign({
+    sub: user.sub,
+    ...groupClaim,
+    ...common,
+    client_id: lineage.clientId,
+    token_use: 'access',
+    scope: ACCESS_SCOPE,
+    exp: iat + config.accessTokenValiditySeconds,
+    iat,
+    jti: randomUUID(),
+    username: user.username,
+  });
+  return {
+    AccessToken: accessToken,
+    IdToken: idToken,
+    ExpiresIn: config.accessTokenValiditySeconds,
+    TokenType: 'Bearer',
+  };
+};
+
+/** A completed sign-in: a new token family with its refresh token. Call `pool.save()` afterwards. */
+export const signIn = (pool: Pool, user: UserRecord, clientId: string): AuthenticationResult => {
+  pruneTokens(pool);
+  const refreshToken = randomBytes(64).toString('base64url');
+  const now = pool.nowSeconds();
+  const record: RefreshRecord = {
+    tokenHash: hashRefreshToken(refreshToken),
+    originJti: randomUUID(),
+    sub: user.sub,
+    clientId,
+    eventId: randomUUID(),
+    authTime: now,
+    expiresAt: now + pool.config.refreshTokenValiditySeconds,
+  };
+  pool.state.refreshTokens.set(record.tokenHash, record);
+  return { ...mintTokens(pool, user, record), RefreshToken: refreshToken };
+};
+
+/** New id and access tokens from a refresh token; the refresh token itself is not rotated. */
+export const refresh = (pool: Pool, refreshToken: string, clientId: string): AuthenticationResult => {
+  const record = pool.state.refreshTokens.get(hashRefreshToken(refreshToken));
+  if (!record || record.clientId !== clientId) throw notAuthorized('Invalid Refresh Token');
+  if (record.revokedAt !== undefined) throw notAuthorized('Refresh Token has been revoked');
+  if (record.expiresAt <= pool.nowSeconds()) throw notAuthorized('Refresh Token has expired');
+  const user = findUserBySub(pool.state, record.sub);
+  if (!user) throw notAuthorized('Refresh Token has been revoked');
+  if (!user.enabled) throw userDisabled();
+  return mintTokens(pool, user, record);
+};
+
+const revokeFamily = (pool: Pool, record: RefreshRecord): void => {
+  const now = pool.nowSeconds();
+  record.revokedAt ??= now;
+  // Tokens minted before now expire within one lifetime; after that the entry is dead weight.
+  const keepUntil =
+    now + Math.max(pool.config.idTokenValiditySeconds, pool.config.accessTokenValiditySeconds);
+  pool.state.revocations.set(record.originJti, { originJti: record.originJti, keepUntil });
+};
+
+/** RevokeToken: false when the token is unknown to this client (nothing to revoke). */
+export const revokeRefreshToken = (pool: Pool, refreshToken: string, clientId: string): boolean => {
+  const record = pool.state.refreshTokens.get(hashRefreshToken(refreshToken));
+  if (!record || record.clientId !== clientId) return false;
+  revokeFamily(pool, record);
+  return true;
+};
+
+/** GlobalSignOut and friends: every token family of the user, on every client. */
+export const revokeUserTokens = (pool: Pool, sub: string): void => {
+  for (const record of pool.state.refreshTokens.values()) {
+    if (record.sub === sub && record.revokedAt === undefined) revokeFamily(pool, record);
+  }
+};
+
+/** The user behind an access token presented to GetUser or GlobalSignOut, with Cognito's refusals. */
+export const authenticateAccessToken = (pool: Pool, token: string): UserRecord => {
+  const claims = pool.key.verify(token);
+  if (
+    !claims ||
+    claims['token_use'] !== 'access' ||
+    claims['iss'] !== pool.config.issuer ||
+    claims['client_id'] !== pool.config.clientId ||
+    typeof claims['sub'] !== 'string' ||
+    typeof claims['exp'] !== 'number' ||
+    typeof claims['origin_jti'] !== 'string'
+  ) {
+    throw notAuthorized('Invalid Access Token');
+  }
+  if (claims['exp'] <= pool.nowSeconds()) throw notAuthorized('Access Token has expired');
+  if (pool.state.revocations.has(claims['origin_jti'])) throw notAuthorized('Access Token has been revoked');
+  const user = findUserBySub(pool.state, claims['sub']);
+  if (!user) throw userNotFound();
+  if (!user.enabled) throw userDisabled();
+  return user;
+};
+
+/** Drops refresh tokens past their expiry and revocations no live token can need. */
+export const pruneTokens = (pool: Pool): void => {
+  const now = pool.nowSeconds();
+  for (const [hash, record] of pool.state.refreshTokens)
+    if (record.expiresAt <= now) pool.state.refreshTokens.delete(hash);
+  for (const [jti, revocation] of pool.state.revocations)
+    if (revocation.keepUntil <= now) pool.state.revocations.delete(jti);
+};
