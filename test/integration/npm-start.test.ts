@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/dynamodb-local';
 import { LOCAL_CLIENT_ID } from '../../infra/local/stack';
 import { codeFromLink, createHttpClient } from '../fixtures/http-client';
-import { runNpmStart } from '../fixtures/npm-start';
+import { API_MESSAGES } from '../../shared/messages';
+import { runInvite, runNpmStart } from '../fixtures/npm-start';
 
 let dataDir: string;
 let port: number;
@@ -84,7 +85,11 @@ describe('npm start', () => {
     await expect(http3.signIn(admin.authenticator)).rejects.toThrow(/401/);
     http3.close();
     expect(await third.stop()).toBe(0);
-  }, 90_000);
+
+    const stopped = runInvite(['--email', 'late@example.com'], env());
+    expect(stopped.status).toBe(1);
+    expect(stopped.stderr).toMatch(/^The local stack is not running/);
+  }, 120_000);
 
   it('says in one line that the port is in use, and exits 1', async () => {
     const blocker: Server = createServer();

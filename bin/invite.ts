@@ -1,0 +1,101 @@
+/**
+ * `npm run invite -- --email someone@example.com --role admins`: creates an invitation and prints its
+ * activation link. Without --stage it talks to the running local stack (`npm start`); with
+ * `--stage dev` it talks to that deployed stage, using your AWS credentials.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import type { LocalStackFile } from '../infra/local/stack';
+import { STACK_OUTPUTS } from '../infra/stacks/outputs';
+import { stackNameFor } from '../infra/stacks/stage-config';
+import { DEFAULT_REGION } from '../shared/constants';
+import { TABLES } from '../shared/tables';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const usage =
+  'Usage: npm run invite -- --email someone@example.com [--role admins|coaches|users]... [--stage dev [--region us-west-2]]';
+
+const fail = (message: string): never => {
+  console.error(message);
+  process.exit(1);
+};
+
+/** Points the product's repositories at the running local stack; answers its origin. */
+const useLocalStack = async (): Promise<string> => {
+  const { stackFilePath } = await import('../infra/local/stack');
+  const dataDir = resolve(import.meta.dirname, '..', process.env.LOCAL_DATA_DIR ?? '.local');
+  const text = await readFile(stackFilePath(dataDir), 'utf8').catch(() =>
+    fail('The local stack is not running: start it with `npm start` in another terminal, or pass --stage.'),
+  );
+  const stack = JSON.parse(text) as LocalStackFile;
+  const { tableEnvironment } = await import('../infra/local/tables');
+  Object.assign(process.env, {
+    AWS_REGION: DEFAULT_REGION,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: stack.dynamoDbEndpoint,
+    AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: stack.cognitoEndpoint,
+    USER_POOL_ID: stack.userPoolId,
+    ...tableEnvironment(stack.tables),
+  });
+  return stack.origin;
+};
+
+/** Points the repositories at a deployed stage, from its stack outputs; answers the app URL. */
+const useStage = async (stage: string, region: string): Promise<string> => {
+  const client = new CloudFormationClient({ region });
+  const described = await client
+    .send(new DescribeStacksCommand({ StackName: stackNameFor(stage) }))
+    .catch((error: unknown) =>
+      fail(
+        `Could not read the stack of stage "${stage}": ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
+  const outputs = new Map((described.Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey, o.OutputValue]));
+  const need = (key: keyof typeof STACK_OUTPUTS): string =>
+    outputs.get(STACK_OUTPUTS[key]) ??
+    fail(`The stack of stage "${stage}" has no output ${STACK_OUTPUTS[key]}: deploy it first.`);
+  Object.assign(process.env, {
+    AWS_REGION: region,
+    USER_POOL_ID: need('userPoolId'),
+    [TABLES.invitations.envVar]: need('invitationsTableName'),
+  });
+  return need('appUrl');
+};
+
+const main = async () => {
+  const { values } = parseArgs({
+    options: {
+      email: { type: 'string' },
+      role: { type: 'string', multiple: true },
+      stage: { type: 'string' },
+      region: { type: 'string', default: DEFAULT_REGION },
+    },
+    strict: true,
+  });
+  const { normalizedEmailSchema, roleGroupSchema } = await import('../shared/schemas');
+  const email = normalizedEmailSchema.safeParse(values.email ?? '');
+  if (!email.success) fail(`${email.error.issues[0]?.message ?? 'Invalid email address'}\n${usage}`);
+  const roles = (values.role ?? ['users']).map((role) => {
+    const parsed = roleGroupSchema.safeParse(role);
+    return parsed.success
+      ? parsed.data
+      : fail(`${parsed.error.issues[0]?.message ?? 'Invalid role'}\n${usage}`);
+  });
+
+  const origin = values.stage ? await useStage(values.stage, values.region) : await useLocalStack();
+  const { invite } = await import('../lambdas/common/invite');
+  const { HttpError } = await import('../lambdas/common/errors');
+  const { activationLink, SYSTEM_CREATOR } = await import('../infra/local/bootstrap');
+  const invitation = await invite({ email: email.data ?? '', roles, createdBy: SYSTEM_CREATOR }).catch(
+    (error: unknown) =>
+      fail(error instanceof HttpError ? error.message : `Could not create the invitation: ${String(error)}`),
+  );
+  console.log(`Invitation created for ${invitation.email} (${invitation.roles.join(', ')})`);
+  console.log(`Activation link: ${activationLink(origin, invitation.activationCode)}`);
+};
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

@@ -1,0 +1,159 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import type { Access } from '../../lambdas/routes';
+import type { TableDefinition } from '../../shared/tables';
+
+/** Repository root: handler entries in the route manifest are relative to it. */
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * How every Lambda is bundled. `bin/measure-infra.ts` reports the size of exactly these bundles,
+ * so change bundling here and nowhere else.
+ */
+export const BUNDLING = {
+  minify: true,
+  sourceMap: true,
+  // Stack traces map back to file and line; embedding the sources would only add weight.
+  sourcesContent: false,
+  target: 'node22',
+  format: OutputFormat.ESM,
+  mainFields: ['module', 'main'],
+  // ESM output still meets CommonJS dependencies that call `require` for Node built-ins.
+  banner:
+    "import { createRequire as topLevelCreateRequire } from 'node:module'; const require = topLevelCreateRequire(import.meta.url);",
+  // The Node.js 22 runtime ships AWS SDK v3; bundling it would only grow every function.
+  externalModules: ['@aws-sdk/*'],
+  // Synth must work offline with no Docker: the esbuild in node_modules does the bundling.
+  forceDockerBundling: false,
+} as const satisfies BundlingOptions;
+
+export interface AppFunctionProps {
+  /** Handler file relative to the repository root; its export is `handler`. */
+  readonly entry: string;
+  /** What the function is for, shown in the console. @default - the entry path */
+  readonly description?: string;
+  /** Upper bound of one invocation. @default Duration.seconds(10) */
+  readonly timeout?: Duration;
+  /** Memory, which also sets the CPU share. @default 512 */
+  readonly memorySize?: number;
+  /** How long its logs are kept. @default RetentionDays.ONE_MONTH */
+  readonly logRetention?: RetentionDays;
+  /** What happens to its log group when the stack is deleted. @default RemovalPolicy.RETAIN */
+  readonly logRemovalPolicy?: RemovalPolicy;
+  /** Extra environment, beside the defaults every function gets. @default - none */
+  readonly environment?: Record<string, string>;
+}
+
+/**
+ * The project-default Lambda: Node.js 22 on arm64, bundled and minified by esbuild with source maps,
+ * X-Ray tracing, a log group of its own with bounded retention, and a role that starts with nothing but
+ * writing to that log group. Tables and user-pool actions are added with `bindTable` and `allowUserPool`,
+ * which set the environment variable and the least-privilege grant together.
+ */
+export class AppFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: AppFunctionProps) {
+    super(scope, id);
+
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
+    });
+
+    // An explicit role instead of the default one: the default attaches AWSLambdaBasicExecutionRole,
+    // which may write to every log group in the account.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs ${props.entry}`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: join(REPO_ROOT, props.entry),
+      handler: 'handler',
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+      description: props.description ?? props.entry,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      tracing: Tracing.ACTIVE,
+      role: this.role,
+      logGroup: this.logGroup,
+      bundling: BUNDLING,
+      environment: {
+        LOG_LEVEL: 'INFO',
+        NODE_OPTIONS: '--enable-source-maps',
+        ...props.environment,
+      },
+    });
+
+    NagSuppressions.addResourceSuppressions(this.function, [
+      {
+        id: 'AwsSolutions-L1',
+        reason:
+          'Node.js 22 is the runtime the handlers are written, bundled (target node22) and tested for (DESIGN section 9); moving to a newer runtime is a deliberate upgrade, not a default.',
+      },
+    ]);
+    NagSuppressions.addResourceSuppressions(
+      this.role,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions, so their resource must be "*".',
+          appliesTo: ['Resource::*'],
+        },
+      ],
+      true,
+    );
+  }
+
+  /**
+   * Sets the table's environment variable (`definition.envVar`) to its name and grants exactly `access`
+   * on that table and its indexes.
+   */
+  bindTable(table: ITable, definition: TableDefinition, access: Access): void {
+    this.function.addEnvironment(definition.envVar, table.tableName);
+    if (access === 'readWrite') table.grantReadWriteData(this.function);
+    else table.grantReadData(this.function);
+    if (definition.globalSecondaryIndexes?.length) {
+      NagSuppressions.addResourceSuppressions(
+        this.role,
+        [
+          {
+            id: 'AwsSolutions-IAM5',
+            reason: `Queries the indexes of the ${definition.id} table it is bound to: "<table ARN>/index/*" names that table's indexes only.`,
+            appliesTo: [{ regex: '/^Resource::<.+\\.Arn>\\/index\\/\\*$/' }],
+          },
+        ],
+        true,
+      );
+    }
+  }
+
+  /** Sets `USER_POOL_ID` and allows exactly these `cognito-idp:` actions on this pool only. */
+  allowUserPool(userPool: IUserPool, actions: readonly string[]): void {
+    if (actions.length === 0) return;
+    this.function.addEnvironment('USER_POOL_ID', userPool.userPoolId);
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: actions.map((action) => `cognito-idp:${action}`),
+        resources: [userPool.userPoolArn],
+      }),
+    );
+  }
+}

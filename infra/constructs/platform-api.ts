@@ -1,0 +1,348 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  AuthorizationType,
+  CognitoUserPoolsAuthorizer,
+  EndpointType,
+  IdentitySource,
+  JsonSchemaType,
+  JsonSchemaVersion,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  ResponseType,
+  RestApi,
+  type MethodDeploymentOptions,
+  type Model,
+  type RequestValidator,
+} from 'aws-cdk-lib/aws-apigateway';
+import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import type { RouteDefinition } from '../../lambdas/routes';
+
+/** Requests per second API Gateway lets through, steady and in a burst. */
+export interface Throttle {
+  readonly rateLimit: number;
+  readonly burstLimit: number;
+}
+
+export interface PlatformApiProps {
+  /** Stage name, also the first segment of every API path. */
+  readonly stageName: string;
+  /** The pool whose id tokens the authorizer accepts. */
+  readonly userPool: IUserPool;
+  /** The route manifest; methods are added by `connect` once the handlers and the app origin exist. */
+  readonly routes: readonly RouteDefinition[];
+  /** Throttle of each public (`/v1/auth/*`) method. @default 10 per second, bursts of 20 */
+  readonly publicRouteThrottle?: Throttle;
+  /** Throttle of every other method. @default 50 per second, bursts of 100 */
+  readonly defaultThrottle?: Throttle;
+  /** Requests one IP may make to `/v1/auth/` in 5 minutes before WAF blocks it. @default 100 */
+  readonly authRequestsPerIpPer5Min?: number;
+  /** Requests one IP may make to the whole API in 5 minutes before WAF blocks it. @default 1000 */
+  readonly requestsPerIpPer5Min?: number;
+  /** Retention of the access logs. @default RetentionDays.ONE_MONTH */
+  readonly logRetention?: RetentionDays;
+  /** What happens to the access log group when the stack is deleted. @default RemovalPolicy.RETAIN */
+  readonly logRemovalPolicy?: RemovalPolicy;
+}
+
+export interface ConnectOptions {
+  /** The only origin allowed to call the API from a browser (`https://<app host>`). */
+  readonly allowedOrigin: string;
+  /** The function that handles a route. */
+  readonly handlerFor: (route: RouteDefinition) => IFunction;
+}
+
+const AUTH_PATH_PREFIX = '/v1/auth/';
+const PREFLIGHT_HEADERS = ['Content-Type', 'Authorization'];
+const RATE_LIMITED_MESSAGE = 'Too many requests. Please wait a few minutes and try again.';
+
+const pathParameters = (path: string): string[] =>
+  [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+
+/**
+ * The REST API (API Gateway v1) in front of the route manifest: a Cognito user-pool authorizer on every
+ * non-public route, per-method throttling on the public auth routes, a regional WAF web ACL with
+ * per-IP rate limits, X-Ray, execution logs at ERROR level, and JSON access logs that carry no bodies,
+ * no query strings and no raw paths (a path can hold an email address).
+ */
+export class PlatformApi extends Construct {
+  readonly restApi: RestApi;
+  readonly authorizer: CognitoUserPoolsAuthorizer;
+  readonly webAcl: CfnWebACL;
+  readonly accessLogs: LogGroup;
+  /** `https://<api id>.execute-api.<region>.<suffix>`: what the SPA's CSP must allow. */
+  readonly origin: string;
+  /** The stage's base URL without a trailing slash: what the SPA prefixes every call with. */
+  readonly url: string;
+  private readonly routes: readonly RouteDefinition[];
+  private readonly validator: RequestValidator;
+  private readonly jsonObjectModel: Model;
+  private connected = false;
+
+  constructor(scope: Construct, id: string, props: PlatformApiProps) {
+    super(scope, id);
+    this.routes = props.routes;
+    const publicThrottle = props.publicRouteThrottle ?? { rateLimit: 10, burstLimit: 20 };
+    const defaultThrottle = props.defaultThrottle ?? { rateLimit: 50, burstLimit: 100 };
+
+    this.accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
+    });
+
+    const methodOptions: Record<string, MethodDeploymentOptions> = {};
+    for (const route of props.routes.filter((r) => r.auth === 'public')) {
+      // A method's settings replace the stage-wide ones, so logging is repeated here.
+      methodOptions[`${route.path}/${route.method}`] = {
+        throttlingRateLimit: publicThrottle.rateLimit,
+        throttlingBurstLimit: publicThrottle.burstLimit,
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        metricsEnabled: false,
+      };
+    }
+
+    this.restApi = new RestApi(this, 'RestApi', {
+      description: 'Metabolic health coaching API',
+      endpointTypes: [EndpointType.REGIONAL],
+      // Logging to CloudWatch needs the account-wide API Gateway role. Retained so that deleting one
+      // stage never pulls the role from under another stage's API (see docs/decisions/031-cdk-stack.md).
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deployOptions: {
+        stageName: props.stageName,
+        tracingEnabled: true,
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        metricsEnabled: false,
+        throttlingRateLimit: defaultThrottle.rateLimit,
+        throttlingBurstLimit: defaultThrottle.burstLimit,
+        methodOptions,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: AccessLogField.contextRequestId(),
+            extendedRequestId: AccessLogField.contextExtendedRequestId(),
+            requestTime: AccessLogField.contextRequestTime(),
+            ip: AccessLogField.contextIdentitySourceIp(),
+            userAgent: AccessLogField.contextIdentityUserAgent(),
+            httpMethod: AccessLogField.contextHttpMethod(),
+            resourcePath: AccessLogField.contextResourcePath(),
+            protocol: AccessLogField.contextProtocol(),
+            status: AccessLogField.contextStatus(),
+            responseLength: AccessLogField.contextResponseLength(),
+            responseLatency: AccessLogField.contextResponseLatency(),
+            integrationStatus: AccessLogField.contextIntegrationStatus(),
+            integrationLatency: AccessLogField.contextIntegrationLatency(),
+            errorType: AccessLogField.contextErrorResponseType(),
+            errorMessage: AccessLogField.contextErrorMessage(),
+            authorizerError: AccessLogField.contextAuthorizerError(),
+            wafResponseCode: AccessLogField.contextWafResponseCode(),
+            userSub: AccessLogField.contextAuthorizerClaims('sub'),
+            xrayTraceId: AccessLogField.contextXrayTraceId(),
+          }),
+        ),
+      },
+    });
+
+    // RestApi adds an "Endpoint" output with a trailing slash; the stack's ApiUrl output replaces it.
+    this.restApi.node.tryRemoveChild('Endpoint');
+
+    this.origin = `https://${this.restApi.restApiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`;
+    this.url = `${this.origin}/${props.stageName}`;
+
+    this.authorizer = new CognitoUserPoolsAuthorizer(this, 'Authorizer', {
+      cognitoUserPools: [props.userPool],
+      identitySource: IdentitySource.header('Authorization'),
+      resultsCacheTtl: Duration.minutes(5),
+    });
+
+    // API Gateway checks only the shape every call shares (required path parameters; a JSON object as
+    // the body of POST and PUT) before a Lambda runs. The handler validates the content with the zod
+    // schemas the SPA also uses, so those are not copied into API Gateway models.
+    this.validator = this.restApi.addRequestValidator('RequestValidator', {
+      validateRequestParameters: true,
+      validateRequestBody: true,
+    });
+    this.jsonObjectModel = this.restApi.addModel('JsonObject', {
+      contentType: 'application/json',
+      description: 'Any JSON object',
+      schema: { schema: JsonSchemaVersion.DRAFT4, title: 'JsonObject', type: JsonSchemaType.OBJECT },
+    });
+
+    this.webAcl = this.createWebAcl(
+      props.stageName,
+      props.authRequestsPerIpPer5Min ?? 100,
+      props.requestsPerIpPer5Min ?? 1000,
+    );
+    new CfnWebACLAssociation(this, 'WebAclAssociation', {
+      resourceArn: this.restApi.deploymentStage.stageArn,
+      webAclArn: this.webAcl.attrArn,
+    });
+
+    NagSuppressions.addResourceSuppressions(
+      this.restApi,
+      [
+        {
+          id: 'AwsSolutions-IAM4',
+          reason:
+            'The account-level API Gateway logging role uses AmazonAPIGatewayPushToCloudWatchLogs, the AWS-documented policy for that role; it is assumable by apigateway.amazonaws.com only.',
+          appliesTo: [
+            'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs',
+          ],
+        },
+      ],
+      true,
+    );
+  }
+
+  /**
+   * Adds every route of the manifest with its handler, the CORS preflights for `allowedOrigin`, and
+   * CORS headers on API Gateway's own error responses (401, 403, 429, 5xx) so the SPA can read them.
+   */
+  connect(options: ConnectOptions): void {
+    if (this.connected) throw new Error('PlatformApi.connect may be called once.');
+    this.connected = true;
+    const corsHeaders = { 'Access-Control-Allow-Origin': `'${options.allowedOrigin}'` };
+    const errorTemplate = { 'application/json': '{"message":$context.error.messageString}' };
+
+    this.restApi.addGatewayResponse('Default4xx', {
+      type: ResponseType.DEFAULT_4XX,
+      responseHeaders: corsHeaders,
+      templates: errorTemplate,
+    });
+    this.restApi.addGatewayResponse('Default5xx', {
+      type: ResponseType.DEFAULT_5XX,
+      responseHeaders: corsHeaders,
+      templates: errorTemplate,
+    });
+    // The web ACL holds rate-based rules only, so a WAF block means "too many requests".
+    this.restApi.addGatewayResponse('WafFiltered', {
+      type: ResponseType.WAF_FILTERED,
+      statusCode: '429',
+      responseHeaders: corsHeaders,
+      templates: { 'application/json': JSON.stringify({ message: RATE_LIMITED_MESSAGE }) },
+    });
+
+    const methodsByPath = new Map<string, string[]>();
+    for (const route of this.routes) {
+      methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+      this.addRoute(route, options.handlerFor(route));
+    }
+
+    for (const [path, methods] of methodsByPath) {
+      const preflight = this.restApi.root.resourceForPath(path).addCorsPreflight({
+        allowOrigins: [options.allowedOrigin],
+        allowMethods: methods,
+        allowHeaders: PREFLIGHT_HEADERS,
+        maxAge: Duration.hours(1),
+      });
+      NagSuppressions.addResourceSuppressions(preflight, [
+        {
+          id: 'AwsSolutions-APIG4',
+          reason:
+            'CORS preflight (OPTIONS): browsers send it without credentials, so it cannot be authorized.',
+        },
+        {
+          id: 'AwsSolutions-COG4',
+          reason:
+            'CORS preflight (OPTIONS): browsers send it without credentials, so it cannot be authorized.',
+        },
+      ]);
+    }
+  }
+
+  private addRoute(route: RouteDefinition, handler: IFunction): void {
+    const requestParameters = Object.fromEntries(
+      pathParameters(route.path).map((name) => [`method.request.path.${name}`, true]),
+    );
+    const method = this.restApi.root
+      .resourceForPath(route.path)
+      .addMethod(route.method, new LambdaIntegration(handler, { allowTestInvoke: false }), {
+        operationName: route.id,
+        requestValidator: this.validator,
+        requestParameters,
+        ...(route.method === 'POST' || route.method === 'PUT'
+          ? { requestModels: { 'application/json': this.jsonObjectModel } }
+          : {}),
+        ...(route.auth === 'public'
+          ? { authorizationType: AuthorizationType.NONE }
+          : { authorizationType: AuthorizationType.COGNITO, authorizer: this.authorizer }),
+      });
+
+    if (route.auth === 'public') {
+      const reason = `${route.method} ${route.path} is a passkey ceremony step that runs before the caller has any token; it is rate-limited per IP by WAF and throttled per method instead.`;
+      NagSuppressions.addResourceSuppressions(method, [
+        { id: 'AwsSolutions-APIG4', reason },
+        { id: 'AwsSolutions-COG4', reason },
+      ]);
+    }
+  }
+
+  private createWebAcl(stageName: string, authLimit: number, apiLimit: number): CfnWebACL {
+    const visibility = (metricName: string, sampledRequestsEnabled: boolean) => ({
+      cloudWatchMetricsEnabled: true,
+      metricName,
+      sampledRequestsEnabled,
+    });
+    // On the execute-api host the path WAF sees starts with the stage; on a custom domain it may not.
+    const authPathStatement = (prefix: string): CfnWebACL.StatementProperty => ({
+      byteMatchStatement: {
+        fieldToMatch: { uriPath: {} },
+        positionalConstraint: 'STARTS_WITH',
+        searchString: prefix,
+        textTransformations: [
+          { priority: 0, type: 'NORMALIZE_PATH' },
+          { priority: 1, type: 'LOWERCASE' },
+        ],
+      },
+    });
+
+    return new CfnWebACL(this, 'WebAcl', {
+      scope: 'REGIONAL',
+      description: 'Per-IP rate limits for the API, stricter on the passkey endpoints',
+      defaultAction: { allow: {} },
+      // Sampled requests show headers, and the authenticated routes carry id tokens in them.
+      visibilityConfig: visibility('Api', false),
+      rules: [
+        {
+          name: 'AuthRoutesRateLimit',
+          priority: 0,
+          action: { block: {} },
+          visibilityConfig: visibility('AuthRoutesRateLimit', true),
+          statement: {
+            rateBasedStatement: {
+              aggregateKeyType: 'IP',
+              evaluationWindowSec: 300,
+              limit: authLimit,
+              scopeDownStatement: {
+                orStatement: {
+                  statements: [
+                    authPathStatement(AUTH_PATH_PREFIX),
+                    authPathStatement(`/${stageName.toLowerCase()}${AUTH_PATH_PREFIX}`),
+                  ],
+                },
+              },
+            },
+          },
+        },
+        {
+          name: 'ApiRateLimit',
+          priority: 1,
+          action: { block: {} },
+          visibilityConfig: visibility('ApiRateLimit', false),
+          statement: {
+            rateBasedStatement: { aggregateKeyType: 'IP', evaluationWindowSec: 300, limit: apiLimit },
+          },
+        },
+      ],
+    });
+  }
+}

@@ -1,0 +1,190 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  HttpVersion,
+  PriceClass,
+  ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+
+export interface CustomDomain {
+  /** Host name the app is served on, e.g. `app.example.com` (DNS is managed outside this stack). */
+  readonly domainName: string;
+  /** ARN of an ACM certificate for `domainName`, in us-east-1 as CloudFront requires. */
+  readonly certificateArn: string;
+}
+
+export interface SpaSiteProps {
+  /** Origins the SPA may call besides its own: the API and the Cognito endpoint (CSP `connect-src`). */
+  readonly connectSources: readonly string[];
+  /** Serve on this host instead of the generated `*.cloudfront.net` one. @default - the CloudFront domain */
+  readonly customDomain?: CustomDomain;
+  /**
+   * Keep the buckets when the stack is deleted. When false they are emptied and deleted with it.
+   * @default true
+   */
+  readonly retain?: boolean;
+  /** Days CloudFront and S3 access logs are kept. @default 90 */
+  readonly logRetentionDays?: number;
+}
+
+/** Builds the Content-Security-Policy: nothing but the app itself, the API and Cognito. */
+export const contentSecurityPolicy = (connectSources: readonly string[]): string =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self' ${connectSources.join(' ')}`,
+    "manifest-src 'self'",
+    "worker-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    'upgrade-insecure-requests',
+  ].join('; ');
+
+/**
+ * Hosting of the built SPA: a private, TLS-only, owner-enforced S3 bucket that only this CloudFront
+ * distribution can read (origin access control), HTTPS only, client-side routes answered with
+ * `index.html`, and a response-headers policy with CSP, HSTS, nosniff, frame DENY and no referrer.
+ */
+export class SpaSite extends Construct {
+  readonly bucket: Bucket;
+  readonly logBucket: Bucket;
+  readonly distribution: Distribution;
+  readonly headersPolicy: ResponseHeadersPolicy;
+  /** The host name the app is served on. */
+  readonly host: string;
+  /** `https://<host>`: the WebAuthn origin and the only origin the API allows. */
+  readonly origin: string;
+
+  constructor(scope: Construct, id: string, props: SpaSiteProps) {
+    super(scope, id);
+    const retain = props.retain ?? true;
+    const removal = {
+      removalPolicy: retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      autoDeleteObjects: !retain,
+    };
+
+    // CloudFront standard logs are delivered with ACLs, so this bucket (and only this one) keeps ACLs on.
+    this.logBucket = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: Duration.days(props.logRetentionDays ?? 90) }],
+      ...removal,
+    });
+
+    this.bucket = new Bucket(this, 'Assets', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: this.logBucket,
+      serverAccessLogsPrefix: 's3-assets/',
+      ...removal,
+    });
+
+    this.headersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'CSP, HSTS, nosniff, frame DENY, no referrer, permissions policy',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: {
+          contentSecurityPolicy: contentSecurityPolicy(props.connectSources),
+          override: true,
+        },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(730),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        // Activation links carry the code in the query string: never send it anywhere.
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+      },
+      customHeadersBehavior: {
+        customHeaders: [
+          {
+            header: 'Permissions-Policy',
+            value:
+              'publickey-credentials-create=(self), publickey-credentials-get=(self), camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+            override: true,
+          },
+          { header: 'Cross-Origin-Opener-Policy', value: 'same-origin', override: true },
+        ],
+      },
+    });
+
+    const custom = props.customDomain;
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Metabolic health coaching SPA',
+      defaultRootObject: 'index.html',
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: this.headersPolicy,
+        compress: true,
+      },
+      // Client-side routes (/dashboard/users, /activate?code=...) are not objects: answer them with the app.
+      // Without ListBucket, S3 reports a missing object as 403.
+      errorResponses: [403, 404].map((httpStatus) => ({
+        httpStatus,
+        responseHttpStatus: 200,
+        responsePagePath: '/index.html',
+        ttl: Duration.seconds(0),
+      })),
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+      enableLogging: true,
+      logBucket: this.logBucket,
+      logFilePrefix: 'cloudfront/',
+      logIncludesCookies: false,
+      ...(custom && {
+        domainNames: [custom.domainName],
+        certificate: Certificate.fromCertificateArn(this, 'Certificate', custom.certificateArn),
+        minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+      }),
+    });
+
+    this.host = custom?.domainName ?? this.distribution.distributionDomainName;
+    this.origin = `https://${this.host}`;
+
+    if (!custom) {
+      NagSuppressions.addResourceSuppressions(this.distribution, [
+        {
+          id: 'AwsSolutions-CFR4',
+          reason:
+            'Without a custom domain the distribution uses the default *.cloudfront.net certificate, whose security policy CloudFront fixes at TLSv1. Pass -c domainName=... -c certificateArn=... to serve with TLSv1.2_2021.',
+        },
+      ]);
+    }
+    NagSuppressions.addResourceSuppressions(this.distribution, [
+      {
+        id: 'AwsSolutions-CFR1',
+        reason:
+          'Clients and coaches may travel; the app has no per-country obligation, so no geo restriction.',
+      },
+      {
+        id: 'AwsSolutions-CFR2',
+        reason:
+          'The distribution serves static, public build output only; every call that reads or writes data goes to the API, which has its own WAF web ACL.',
+      },
+    ]);
+  }
+}

@@ -1,0 +1,133 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { ROUTES, TRIGGERS, type Access, type FunctionDefinition } from '../../lambdas/routes';
+import { TABLES, type TableKey } from '../../shared/tables';
+import { AppFunction } from '../constructs/app-function';
+import { DataTables } from '../constructs/data-tables';
+import { PasskeyUserPool } from '../constructs/passkey-user-pool';
+import { PlatformApi } from '../constructs/platform-api';
+import { SpaSite } from '../constructs/spa-site';
+import { STACK_OUTPUTS } from './outputs';
+import type { StageConfig } from './stage-config';
+
+/** The relying-party name passkey prompts show. */
+export const WEBAUTHN_RP_NAME = 'Metabolic Health Coaching';
+
+/** Cognito gives a trigger 5 seconds; an API handler gets well under API Gateway's 29. */
+const TRIGGER_TIMEOUT = Duration.seconds(5);
+const API_TIMEOUT = Duration.seconds(10);
+
+export interface PlatformStackProps extends StackProps {
+  readonly config: StageConfig;
+}
+
+/**
+ * One stage of the platform, built from the manifests: a table per `shared/tables.ts` entry, a function
+ * per route and trigger of `lambdas/routes.ts` with exactly the tables and user-pool actions it lists,
+ * the Cognito user pool, the REST API and the SPA hosting. Adding a route to the manifest needs no change here.
+ */
+export class PlatformStack extends Stack {
+  /** Every function, by its manifest id (routes and triggers). */
+  readonly functions: Record<string, AppFunction> = {};
+  readonly tables: DataTables;
+  readonly auth: PasskeyUserPool;
+  readonly api: PlatformApi;
+  readonly site: SpaSite;
+
+  constructor(scope: Construct, id: string, props: PlatformStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const logRetention = config.retain ? RetentionDays.THREE_MONTHS : RetentionDays.ONE_WEEK;
+    const logRemovalPolicy = config.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.tables = new DataTables(this, 'Data', { retain: config.retain });
+
+    const functionsScope = new Construct(this, 'Functions');
+    const createFunction = (definition: FunctionDefinition, timeout: Duration): AppFunction => {
+      if (this.functions[definition.id]) throw new Error(`Duplicate function id "${definition.id}".`);
+      const fn = new AppFunction(functionsScope, definition.id, {
+        entry: definition.entry,
+        timeout,
+        logRetention,
+        logRemovalPolicy,
+      });
+      for (const [key, access] of Object.entries(definition.tables) as [TableKey, Access][]) {
+        fn.bindTable(this.tables.table(key), TABLES[key], access);
+      }
+      this.functions[definition.id] = fn;
+      return fn;
+    };
+
+    const trigger = (definition: FunctionDefinition) => {
+      // The pool depends on its triggers, so a trigger cannot also be granted actions on the pool ARN
+      // (a circular reference). Triggers receive the pool id in their event instead.
+      if (definition.cognitoActions.length > 0) {
+        throw new Error(`Trigger ${definition.id} cannot be granted user-pool actions; see TRIGGERS.`);
+      }
+      return createFunction(definition, TRIGGER_TIMEOUT).function;
+    };
+    this.auth = new PasskeyUserPool(this, 'Auth', {
+      retain: config.retain,
+      triggers: {
+        defineAuthChallenge: trigger(TRIGGERS.defineAuthChallenge),
+        createAuthChallenge: trigger(TRIGGERS.createAuthChallenge),
+        verifyAuthChallengeResponse: trigger(TRIGGERS.verifyAuthChallengeResponse),
+      },
+    });
+
+    this.api = new PlatformApi(this, 'Api', {
+      stageName: config.stage,
+      userPool: this.auth.userPool,
+      routes: ROUTES,
+      logRetention,
+      logRemovalPolicy,
+    });
+
+    const cognitoEndpoint = `https://cognito-idp.${this.region}.${this.urlSuffix}`;
+    this.site = new SpaSite(this, 'Site', {
+      connectSources: [this.api.origin, cognitoEndpoint],
+      customDomain: config.customDomain,
+      retain: config.retain,
+    });
+
+    const webauthnEnvironment = {
+      WEBAUTHN_RP_ID: this.site.host,
+      WEBAUTHN_RP_NAME,
+      WEBAUTHN_ORIGINS: this.site.origin,
+    };
+    this.api.connect({
+      allowedOrigin: this.site.origin,
+      handlerFor: (route) => {
+        const fn = createFunction(route, API_TIMEOUT);
+        fn.allowUserPool(this.auth.userPool, route.cognitoActions);
+        // API Gateway proxies the Lambda's response as is: the handler must add the CORS header itself.
+        fn.function.addEnvironment('CORS_ALLOW_ORIGIN', this.site.origin);
+        if (route.webauthn) {
+          for (const [name, value] of Object.entries(webauthnEnvironment))
+            fn.function.addEnvironment(name, value);
+        }
+        return fn.function;
+      },
+    });
+
+    const output = (key: keyof typeof STACK_OUTPUTS, value: string, description: string) =>
+      new CfnOutput(this, STACK_OUTPUTS[key], { value, description });
+    output('appUrl', this.site.origin, 'URL of the app');
+    output('apiUrl', this.api.url, 'Base URL of the API, without a trailing slash (VITE_API_BASE_URL)');
+    output('userPoolId', this.auth.userPool.userPoolId, 'Cognito user pool id (VITE_USER_POOL_ID)');
+    output('userPoolClientId', this.auth.client.userPoolClientId, 'App client id (VITE_USER_POOL_CLIENT_ID)');
+    output('region', this.region, 'Region of the stack (VITE_AWS_REGION)');
+    output(
+      'invitationsTableName',
+      this.tables.table('invitations').tableName,
+      'Invitations table, for bootstrapping the first admin (npm run invite)',
+    );
+    output('siteBucketName', this.site.bucket.bucketName, 'Bucket the deploy script uploads web/dist to');
+    output(
+      'distributionId',
+      this.site.distribution.distributionId,
+      'Distribution the deploy script invalidates',
+    );
+  }
+}

@@ -1,0 +1,736 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES, TRIGGERS, type FunctionDefinition, type RouteDefinition } from '../../../lambdas/routes';
+import { TABLE_KEYS, TABLES, type TableDefinition, type TableKey } from '../../../shared/tables';
+import { BUNDLING } from '../../../infra/constructs/app-function';
+import { STACK_OUTPUTS } from '../../../infra/stacks/outputs';
+import { WEBAUTHN_RP_NAME } from '../../../infra/stacks/platform-stack';
+import {
+  actionsOf,
+  findMethod,
+  flatten,
+  logicalIdOf,
+  resourcesOf,
+  resourcesOfStatement,
+  statementsOfRole,
+  synthPlatform,
+  type CfnResource,
+  type Json,
+  type Statement,
+  type Synthesized,
+} from './platform-template';
+
+const ALL_FUNCTIONS: readonly FunctionDefinition[] = [...ROUTES, ...Object.values(TRIGGERS)];
+const PUBLIC_ROUTES = ROUTES.filter((route) => route.auth === 'public');
+const PROTECTED_ROUTES = ROUTES.filter((route) => route.auth !== 'public');
+const WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+];
+
+let prod: Synthesized;
+let dev: Synthesized;
+let customDomain: Synthesized;
+
+beforeAll(() => {
+  prod = synthPlatform({ stage: 'prod' });
+  dev = synthPlatform({ stage: 'dev' });
+  customDomain = synthPlatform({
+    stage: 'prod',
+    domainName: 'app.example.com',
+    certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/00000000-0000-0000-0000-000000000000',
+  });
+});
+
+const only = (resources: Record<string, CfnResource>): [string, CfnResource] => {
+  const entries = Object.entries(resources);
+  expect(entries).toHaveLength(1);
+  return entries[0] as [string, CfnResource];
+};
+const functionResource = ({ stack, template }: Synthesized, id: string): CfnResource => {
+  const fn = stack.functions[id];
+  if (!fn) throw new Error(`No function ${id}`);
+  const resource = resourcesOf(template, 'AWS::Lambda::Function')[logicalIdOf(stack, fn.function)];
+  if (!resource) throw new Error(`No Lambda resource for ${id}`);
+  return resource;
+};
+const environmentOf = (synth: Synthesized, id: string): Record<string, Json> =>
+  (functionResource(synth, id).Properties.Environment as { Variables: Record<string, Json> }).Variables;
+const tableLogicalId = ({ stack }: Synthesized, key: TableKey): string =>
+  logicalIdOf(stack, stack.tables.table(key));
+const distributionDomain = ({ stack }: Synthesized): string =>
+  `\${${logicalIdOf(stack, stack.site.distribution)}.DomainName}`;
+const appOrigin = (synth: Synthesized): string => `https://${distributionDomain(synth)}`;
+const stageMethodSettings = ({ template }: Synthesized): Record<string, Json>[] =>
+  only(resourcesOf(template, 'AWS::ApiGateway::Stage'))[1].Properties.MethodSettings as Record<
+    string,
+    Json
+  >[];
+const cfnResourcePath = (path: string): string => `/${path.replaceAll('/', '~1')}`;
+
+describe('stage', () => {
+  it('names the stack after the stage and deploys to us-west-2 by default', () => {
+    expect(prod.stack.stackName).toBe('MetabolicCoaching-prod');
+    expect(prod.stack.region).toBe('us-west-2');
+    expect(dev.stack.stackName).toBe('MetabolicCoaching-dev');
+  });
+
+  it('protects every stage except dev from termination', () => {
+    expect(prod.stack.terminationProtection).toBe(true);
+    expect(dev.stack.terminationProtection).toBe(false);
+  });
+
+  it('uses the API stage named after the stage', () => {
+    expect(only(resourcesOf(prod.template, 'AWS::ApiGateway::Stage'))[1].Properties.StageName).toBe('prod');
+  });
+});
+
+describe('Cognito user pool', () => {
+  const pool = (synth: Synthesized) => only(resourcesOf(synth.template, 'AWS::Cognito::UserPool'))[1];
+  const client = (synth: Synthesized) => only(resourcesOf(synth.template, 'AWS::Cognito::UserPoolClient'))[1];
+
+  it('lets only admins create users', () => {
+    expect(pool(prod).Properties.AdminCreateUserConfig).toEqual({ AllowAdminCreateUserOnly: true });
+  });
+
+  it('signs in by opaque username with email as a case-insensitive alias', () => {
+    expect(pool(prod).Properties.AliasAttributes).toEqual(['email']);
+    expect(pool(prod).Properties.UsernameAttributes).toBeUndefined();
+    expect(pool(prod).Properties.UsernameConfiguration).toEqual({ CaseSensitive: false });
+  });
+
+  it('has deletion protection and is retained outside dev only', () => {
+    expect(pool(prod).Properties.DeletionProtection).toBe('ACTIVE');
+    expect(pool(prod).DeletionPolicy).toBe('Retain');
+    expect(pool(dev).Properties.DeletionProtection).toBe('INACTIVE');
+    expect(pool(dev).DeletionPolicy).toBe('Delete');
+  });
+
+  it('has exactly the groups admins, coaches and users', () => {
+    const groups = Object.values(resourcesOf(prod.template, 'AWS::Cognito::UserPoolGroup'));
+    expect(groups.map((group) => group.Properties.GroupName).sort()).toEqual(['admins', 'coaches', 'users']);
+  });
+
+  it('wires the Define, Create and Verify triggers to the functions built from TRIGGERS', () => {
+    const lambdaConfig = pool(prod).Properties.LambdaConfig as Record<string, Json>;
+    const expected = {
+      DefineAuthChallenge: TRIGGERS.defineAuthChallenge.id,
+      CreateAuthChallenge: TRIGGERS.createAuthChallenge.id,
+      VerifyAuthChallengeResponse: TRIGGERS.verifyAuthChallengeResponse.id,
+    };
+    expect(Object.keys(lambdaConfig).sort()).toEqual(Object.keys(expected).sort());
+    for (const [trigger, id] of Object.entries(expected)) {
+      const fn = prod.stack.functions[id];
+      expect(fn, id).toBeDefined();
+      expect(lambdaConfig[trigger]).toEqual({ 'Fn::GetAtt': [logicalIdOf(prod.stack, fn!.function), 'Arn'] });
+    }
+  });
+
+  it('lets Cognito invoke each trigger only from this pool', () => {
+    const poolId = logicalIdOf(prod.stack, prod.stack.auth.userPool);
+    const permissions = Object.values(resourcesOf(prod.template, 'AWS::Lambda::Permission')).filter(
+      (permission) => permission.Properties.Principal === 'cognito-idp.amazonaws.com',
+    );
+    expect(permissions).toHaveLength(3);
+    for (const permission of permissions) {
+      expect(permission.Properties.SourceArn).toEqual({ 'Fn::GetAtt': [poolId, 'Arn'] });
+    }
+  });
+
+  it('has an app client with exactly custom auth and refresh token flows', () => {
+    expect(client(prod).Properties.ExplicitAuthFlows).toEqual([
+      'ALLOW_CUSTOM_AUTH',
+      'ALLOW_REFRESH_TOKEN_AUTH',
+    ]);
+  });
+
+  it('has an app client without secret or OAuth that hides user existence and can revoke tokens', () => {
+    const props = client(prod).Properties;
+    expect(props.GenerateSecret).toBe(false);
+    expect(props.PreventUserExistenceErrors).toBe('ENABLED');
+    expect(props.EnableTokenRevocation).toBe(true);
+    expect(props.AllowedOAuthFlowsUserPoolClient).toBe(false);
+    expect(props.AllowedOAuthFlows).toBeUndefined();
+  });
+
+  it('does not let a signed-in user change their own email', () => {
+    expect(client(prod).Properties.WriteAttributes).not.toContain('email');
+    expect(client(prod).Properties.ReadAttributes).toContain('email');
+  });
+});
+
+describe('DynamoDB tables', () => {
+  const tableOf = (synth: Synthesized, key: TableKey): CfnResource => {
+    const table = resourcesOf(synth.template, 'AWS::DynamoDB::Table')[tableLogicalId(synth, key)];
+    if (!table) throw new Error(`No table ${key}`);
+    return table;
+  };
+
+  it('creates exactly one table per shared table definition', () => {
+    expect(Object.keys(resourcesOf(prod.template, 'AWS::DynamoDB::Table'))).toHaveLength(TABLE_KEYS.length);
+  });
+
+  it.each(TABLE_KEYS)('%s has the keys and indexes of its definition', (key) => {
+    const definition: TableDefinition = TABLES[key];
+    const props = tableOf(prod, key).Properties;
+    expect(props.KeySchema).toEqual([
+      { AttributeName: definition.partitionKey.name, KeyType: 'HASH' },
+      ...(definition.sortKey ? [{ AttributeName: definition.sortKey.name, KeyType: 'RANGE' }] : []),
+    ]);
+    const indexes = (props.GlobalSecondaryIndexes ?? []) as { IndexName: string; KeySchema: Json }[];
+    expect(indexes.map((index) => index.IndexName)).toEqual(
+      (definition.globalSecondaryIndexes ?? []).map((index) => index.indexName),
+    );
+  });
+
+  it.each(TABLE_KEYS)('%s is on demand, encrypted with KMS and has point-in-time recovery', (key) => {
+    const props = tableOf(prod, key).Properties;
+    expect(props.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(props.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    // SSEEnabled without a key id: KMS with the AWS-managed key aws/dynamodb.
+    expect(props.SSESpecification).toEqual({ SSEEnabled: true });
+  });
+
+  it.each(TABLE_KEYS)('%s has TTL exactly when its definition names a TTL attribute', (key) => {
+    const definition: TableDefinition = TABLES[key];
+    const ttl = tableOf(prod, key).Properties.TimeToLiveSpecification;
+    if (definition.timeToLiveAttribute) {
+      expect(ttl).toEqual({ AttributeName: definition.timeToLiveAttribute, Enabled: true });
+    } else {
+      expect(ttl).toBeUndefined();
+    }
+  });
+
+  it('puts TTL on the auth challenges table', () => {
+    expect(tableOf(prod, 'authChallenges').Properties.TimeToLiveSpecification).toEqual({
+      AttributeName: 'expiresAt',
+      Enabled: true,
+    });
+  });
+
+  it.each(TABLE_KEYS)('%s is retained and deletion-protected outside dev, disposable in dev', (key) => {
+    expect(tableOf(prod, key).DeletionPolicy).toBe('Retain');
+    expect(tableOf(prod, key).UpdateReplacePolicy).toBe('Retain');
+    expect(tableOf(prod, key).Properties.DeletionProtectionEnabled).toBe(true);
+    expect(tableOf(dev, key).DeletionPolicy).toBe('Delete');
+    expect(tableOf(dev, key).Properties.DeletionProtectionEnabled).toBe(false);
+  });
+});
+
+describe('Lambda functions', () => {
+  it('creates one function per route and trigger of the manifest, and no other', () => {
+    expect(Object.keys(prod.stack.functions).sort()).toEqual(ALL_FUNCTIONS.map((fn) => fn.id).sort());
+    expect(Object.keys(resourcesOf(prod.template, 'AWS::Lambda::Function'))).toHaveLength(
+      ALL_FUNCTIONS.length,
+    );
+  });
+
+  it.each(ALL_FUNCTIONS.map((fn) => fn.id))(
+    '%s runs Node.js 22 on arm64 with tracing and a bounded timeout',
+    (id) => {
+      const props = functionResource(prod, id).Properties;
+      expect(props.Runtime).toBe('nodejs22.x');
+      expect(props.Architectures).toEqual(['arm64']);
+      expect(props.TracingConfig).toEqual({ Mode: 'Active' });
+      expect(props.Handler).toBe('index.handler');
+      expect(props.Timeout).toBeGreaterThan(0);
+      expect(props.Timeout).toBeLessThanOrEqual(10);
+    },
+  );
+
+  it('gives Cognito triggers at most the 5 seconds Cognito waits', () => {
+    for (const trigger of Object.values(TRIGGERS)) {
+      expect(functionResource(prod, trigger.id).Properties.Timeout).toBeLessThanOrEqual(5);
+    }
+  });
+
+  it.each(ALL_FUNCTIONS.map((fn) => fn.id))('%s logs to a log group of its own with a retention', (id) => {
+    const logGroupRef = (functionResource(prod, id).Properties.LoggingConfig as { LogGroup: { Ref: string } })
+      .LogGroup.Ref;
+    const logGroup = resourcesOf(prod.template, 'AWS::Logs::LogGroup')[logGroupRef];
+    expect(logGroup?.Properties.RetentionInDays).toBeGreaterThan(0);
+  });
+
+  it('bundles with the local esbuild, minified, with source maps, for Node 22 as ESM', () => {
+    expect(BUNDLING).toMatchObject({
+      minify: true,
+      sourceMap: true,
+      target: 'node22',
+      format: 'esm',
+      forceDockerBundling: false,
+    });
+  });
+
+  it.each(ALL_FUNCTIONS)('$id has exactly the environment its manifest entry implies', (definition) => {
+    const route = definition as Partial<RouteDefinition>;
+    const expected = [
+      'LOG_LEVEL',
+      'NODE_OPTIONS',
+      ...Object.keys(definition.tables).map((key) => TABLES[key as TableKey].envVar),
+      ...(definition.cognitoActions.length > 0 ? ['USER_POOL_ID'] : []),
+      ...(definition.webauthn ? ['WEBAUTHN_RP_ID', 'WEBAUTHN_RP_NAME', 'WEBAUTHN_ORIGINS'] : []),
+      ...(route.method ? ['CORS_ALLOW_ORIGIN'] : []),
+    ];
+    const environment = environmentOf(prod, definition.id);
+    expect(Object.keys(environment).sort()).toEqual(expected.sort());
+    expect(environment.LOG_LEVEL).toBe('INFO');
+    expect(environment.NODE_OPTIONS).toBe('--enable-source-maps');
+  });
+
+  it.each(ALL_FUNCTIONS)(
+    "$id finds each of its tables' names in the variable the definition names",
+    (definition) => {
+      const environment = environmentOf(prod, definition.id);
+      for (const key of Object.keys(definition.tables) as TableKey[]) {
+        expect(environment[TABLES[key].envVar]).toEqual({ Ref: tableLogicalId(prod, key) });
+      }
+    },
+  );
+
+  it('gives USER_POOL_ID of this pool to every function that calls Cognito', () => {
+    const poolRef = { Ref: logicalIdOf(prod.stack, prod.stack.auth.userPool) };
+    for (const definition of ALL_FUNCTIONS.filter((fn) => fn.cognitoActions.length > 0)) {
+      expect(environmentOf(prod, definition.id).USER_POOL_ID).toEqual(poolRef);
+    }
+  });
+
+  it('gives WebAuthn functions the CloudFront host as RP id and https://host as the only origin', () => {
+    for (const definition of ALL_FUNCTIONS.filter((fn) => fn.webauthn)) {
+      const environment = environmentOf(prod, definition.id);
+      expect(flatten(environment.WEBAUTHN_RP_ID)).toBe(distributionDomain(prod));
+      expect(flatten(environment.WEBAUTHN_ORIGINS)).toBe(appOrigin(prod));
+      expect(environment.WEBAUTHN_RP_NAME).toBe(WEBAUTHN_RP_NAME);
+    }
+  });
+
+  it('gives WebAuthn functions the custom domain as RP id and origin when one is configured', () => {
+    for (const definition of ALL_FUNCTIONS.filter((fn) => fn.webauthn)) {
+      const environment = environmentOf(customDomain, definition.id);
+      expect(environment.WEBAUTHN_RP_ID).toBe('app.example.com');
+      expect(environment.WEBAUTHN_ORIGINS).toBe('https://app.example.com');
+    }
+  });
+});
+
+describe('least-privilege IAM', () => {
+  const roleOf = (synth: Synthesized, id: string): string => {
+    const fn = synth.stack.functions[id];
+    if (!fn) throw new Error(`No function ${id}`);
+    return logicalIdOf(synth.stack, fn.role);
+  };
+  const tableKeyByLogicalId = () =>
+    new Map(TABLE_KEYS.map((key) => [tableLogicalId(prod, key), key] as const));
+  /** Table keys a statement's resources name (the table ARN or its `/index/*`). */
+  const tablesIn = (statement: Statement): TableKey[] => {
+    const byId = tableKeyByLogicalId();
+    return resourcesOfStatement(statement).map((resource) => {
+      const match = /^\$\{([A-Za-z0-9]+)\.Arn\}(\/index\/\*)?$/.exec(flatten(resource));
+      const key = match?.[1] ? byId.get(match[1]) : undefined;
+      if (!key)
+        throw new Error(`DynamoDB statement names something other than a table: ${flatten(resource)}`);
+      return key;
+    });
+  };
+
+  it('has no Allow statement with a wildcard action anywhere in the template', () => {
+    const documents = [
+      ...Object.values(resourcesOf(prod.template, 'AWS::IAM::Policy')),
+      ...Object.values(resourcesOf(prod.template, 'AWS::S3::BucketPolicy')),
+    ].map((resource) => resource.Properties.PolicyDocument as unknown as { Statement: Statement[] });
+    const allowed = documents.flatMap((document) => document.Statement).filter((s) => s.Effect === 'Allow');
+    expect(allowed.length).toBeGreaterThan(0);
+    for (const statement of allowed) {
+      for (const action of actionsOf(statement)) expect(action).not.toContain('*');
+    }
+  });
+
+  it('gives no function role a managed policy', () => {
+    for (const definition of ALL_FUNCTIONS) {
+      const role = resourcesOf(prod.template, 'AWS::IAM::Role')[roleOf(prod, definition.id)];
+      expect(role?.Properties.ManagedPolicyArns, definition.id).toBeUndefined();
+    }
+  });
+
+  it.each(ALL_FUNCTIONS)('$id reaches exactly its own tables, writing only where it may', (definition) => {
+    const statements = statementsOfRole(prod.template, roleOf(prod, definition.id)).filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
+    );
+    const reached = new Set<TableKey>();
+    for (const statement of statements) {
+      const writes = actionsOf(statement).some((action) => WRITE_ACTIONS.includes(action));
+      for (const key of tablesIn(statement)) {
+        reached.add(key);
+        if (writes) expect(definition.tables[key], `${definition.id} writes ${key}`).toBe('readWrite');
+      }
+    }
+    expect([...reached].sort()).toEqual(Object.keys(definition.tables).sort());
+  });
+
+  it.each(ALL_FUNCTIONS)('$id may call exactly its Cognito actions, on this pool only', (definition) => {
+    const poolArn = { 'Fn::GetAtt': [logicalIdOf(prod.stack, prod.stack.auth.userPool), 'Arn'] };
+    const statements = statementsOfRole(prod.template, roleOf(prod, definition.id)).filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('cognito-idp:')),
+    );
+    expect(statements.flatMap(actionsOf).sort()).toEqual(
+      definition.cognitoActions.map((action) => `cognito-idp:${action}`).sort(),
+    );
+    for (const statement of statements) expect(resourcesOfStatement(statement)).toEqual([poolArn]);
+  });
+
+  it.each(ALL_FUNCTIONS)(
+    '$id may use no other service than its logs, X-Ray, DynamoDB and Cognito',
+    (definition) => {
+      const services = statementsOfRole(prod.template, roleOf(prod, definition.id))
+        .flatMap(actionsOf)
+        .map((action) => action.split(':')[0]);
+      for (const service of services) expect(['logs', 'xray', 'dynamodb', 'cognito-idp']).toContain(service);
+    },
+  );
+
+  it('lets each function write to its own log group only', () => {
+    for (const definition of ALL_FUNCTIONS) {
+      const fn = prod.stack.functions[definition.id]!;
+      const logStatements = statementsOfRole(prod.template, roleOf(prod, definition.id)).filter((statement) =>
+        actionsOf(statement).some((action) => action.startsWith('logs:')),
+      );
+      expect(logStatements.flatMap(resourcesOfStatement)).toEqual([
+        { 'Fn::GetAtt': [logicalIdOf(prod.stack, fn.logGroup), 'Arn'] },
+      ]);
+    }
+  });
+});
+
+describe('REST API', () => {
+  const authorizerId = (synth: Synthesized) =>
+    only(resourcesOf(synth.template, 'AWS::ApiGateway::Authorizer'))[0];
+
+  it('is a regional REST API (v1)', () => {
+    const [, api] = only(resourcesOf(prod.template, 'AWS::ApiGateway::RestApi'));
+    expect(api.Properties.EndpointConfiguration).toEqual({ Types: ['REGIONAL'] });
+  });
+
+  it('has a Cognito user-pool authorizer on this pool reading the Authorization header', () => {
+    const [, authorizer] = only(resourcesOf(prod.template, 'AWS::ApiGateway::Authorizer'));
+    expect(authorizer.Properties.Type).toBe('COGNITO_USER_POOLS');
+    expect(authorizer.Properties.IdentitySource).toBe('method.request.header.Authorization');
+    expect(authorizer.Properties.ProviderARNs).toEqual([
+      { 'Fn::GetAtt': [logicalIdOf(prod.stack, prod.stack.auth.userPool), 'Arn'] },
+    ]);
+  });
+
+  it.each(ROUTES)('routes $method $path to the $id function through a Lambda proxy', (route) => {
+    const method = findMethod(prod.template, route.method, route.path);
+    expect(method, `${route.method} ${route.path}`).toBeDefined();
+    const integration = method!.Properties.Integration as Record<string, Json>;
+    expect(integration.Type).toBe('AWS_PROXY');
+    expect(flatten(integration.Uri)).toContain(
+      `\${${logicalIdOf(prod.stack, prod.stack.functions[route.id]!.function)}.Arn}`,
+    );
+  });
+
+  it.each(PROTECTED_ROUTES)('requires a valid id token on $method $path', (route) => {
+    const method = findMethod(prod.template, route.method, route.path)!;
+    expect(method.Properties.AuthorizationType).toBe('COGNITO_USER_POOLS');
+    expect(method.Properties.AuthorizerId).toEqual({ Ref: authorizerId(prod) });
+  });
+
+  it('has exactly four public routes, all under /v1/auth/', () => {
+    expect(PUBLIC_ROUTES.map((route) => route.path).sort()).toEqual([
+      '/v1/auth/initiate-signin',
+      '/v1/auth/register-passkey',
+      '/v1/auth/verify-activation',
+      '/v1/auth/verify-webauthn',
+    ]);
+  });
+
+  it.each(PUBLIC_ROUTES)('has no authorizer on $method $path', (route) => {
+    const method = findMethod(prod.template, route.method, route.path)!;
+    expect(method.Properties.AuthorizationType).toBe('NONE');
+    expect(method.Properties.AuthorizerId).toBeUndefined();
+  });
+
+  it.each(PUBLIC_ROUTES)('throttles $method $path below the stage default', (route) => {
+    const settings = stageMethodSettings(prod);
+    const stageWide = settings.find((s) => s.ResourcePath === '/*' && s.HttpMethod === '*')!;
+    const own = settings.find(
+      (s) => s.ResourcePath === cfnResourcePath(route.path) && s.HttpMethod === route.method,
+    );
+    expect(own?.ThrottlingRateLimit).toBeGreaterThan(0);
+    expect(own?.ThrottlingRateLimit).toBeLessThan(stageWide.ThrottlingRateLimit as number);
+    expect(own?.ThrottlingBurstLimit).toBeLessThan(stageWide.ThrottlingBurstLimit as number);
+  });
+
+  it('throttles the whole stage', () => {
+    const stageWide = stageMethodSettings(prod).find((s) => s.ResourcePath === '/*' && s.HttpMethod === '*');
+    expect(stageWide?.ThrottlingRateLimit).toBeGreaterThan(0);
+    expect(stageWide?.ThrottlingBurstLimit).toBeGreaterThan(0);
+  });
+
+  it('requires the path parameter of DELETE /internal/v1/admin/invitations/{email}', () => {
+    const method = findMethod(prod.template, 'DELETE', '/internal/v1/admin/invitations/{email}')!;
+    expect(method.Properties.RequestParameters).toEqual({ 'method.request.path.email': true });
+    expect(method.Properties.RequestValidatorId).toBeDefined();
+  });
+
+  it('answers CORS preflights for the app origin only, on every route path', () => {
+    const paths = new Set(ROUTES.map((route) => route.path));
+    for (const path of paths) {
+      const preflight = findMethod(prod.template, 'OPTIONS', path);
+      expect(preflight, path).toBeDefined();
+      const [response] = (
+        preflight!.Properties.Integration as { IntegrationResponses: Record<string, Json>[] }
+      ).IntegrationResponses;
+      const headers = response!.ResponseParameters as Record<string, Json>;
+      expect(flatten(headers['method.response.header.Access-Control-Allow-Origin'])).toBe(
+        `'${appOrigin(prod)}'`,
+      );
+    }
+  });
+
+  it('allows in each preflight exactly the methods the manifest declares for that path', () => {
+    const preflight = findMethod(prod.template, 'OPTIONS', '/v1/users/me')!;
+    const [response] = (preflight.Properties.Integration as { IntegrationResponses: Record<string, Json>[] })
+      .IntegrationResponses;
+    expect(
+      (response!.ResponseParameters as Record<string, Json>)[
+        'method.response.header.Access-Control-Allow-Methods'
+      ],
+    ).toBe("'GET,PUT'");
+  });
+
+  it("adds the app origin to API Gateway's own error responses and to each handler's environment", () => {
+    const responses = Object.values(resourcesOf(prod.template, 'AWS::ApiGateway::GatewayResponse'));
+    expect(responses.map((response) => response.Properties.ResponseType).sort()).toEqual([
+      'DEFAULT_4XX',
+      'DEFAULT_5XX',
+      'WAF_FILTERED',
+    ]);
+    for (const response of responses) {
+      const headers = response.Properties.ResponseParameters as Record<string, Json>;
+      expect(flatten(headers['gatewayresponse.header.Access-Control-Allow-Origin'])).toBe(
+        `'${appOrigin(prod)}'`,
+      );
+    }
+    for (const route of ROUTES) {
+      expect(flatten(environmentOf(prod, route.id).CORS_ALLOW_ORIGIN)).toBe(appOrigin(prod));
+    }
+  });
+
+  it('allows the custom domain as the CORS origin when one is configured', () => {
+    const preflight = findMethod(customDomain.template, 'OPTIONS', '/v1/users/me')!;
+    const [response] = (preflight.Properties.Integration as { IntegrationResponses: Record<string, Json>[] })
+      .IntegrationResponses;
+    expect(
+      (response!.ResponseParameters as Record<string, Json>)[
+        'method.response.header.Access-Control-Allow-Origin'
+      ],
+    ).toBe("'https://app.example.com'");
+  });
+
+  it('writes JSON access logs to its own log group, with no bodies and no raw paths', () => {
+    const [, stage] = only(resourcesOf(prod.template, 'AWS::ApiGateway::Stage'));
+    const accessLog = stage.Properties.AccessLogSetting as { DestinationArn: Json; Format: string };
+    expect(flatten(accessLog.DestinationArn)).toContain(
+      `\${${logicalIdOf(prod.stack, prod.stack.api.accessLogs)}}`,
+    );
+    const format = JSON.parse(accessLog.Format) as Record<string, string>;
+    expect(format.requestId).toBe('$context.requestId');
+    expect(format.status).toBe('$context.status');
+    expect(accessLog.Format.toLowerCase()).not.toContain('body');
+    expect(Object.values(format)).not.toContain('$context.path');
+    for (const setting of stageMethodSettings(prod)) expect(setting.DataTraceEnabled).toBe(false);
+  });
+
+  it('logs execution errors and traces every stage request with X-Ray', () => {
+    const [, stage] = only(resourcesOf(prod.template, 'AWS::ApiGateway::Stage'));
+    expect(stage.Properties.TracingEnabled).toBe(true);
+    for (const setting of stageMethodSettings(prod)) expect(setting.LoggingLevel).toBe('ERROR');
+  });
+});
+
+describe('WAF', () => {
+  const webAcl = (synth: Synthesized) => only(resourcesOf(synth.template, 'AWS::WAFv2::WebACL'));
+  type Rule = { Name: string; Action: Json; Statement: { RateBasedStatement?: Record<string, Json> } };
+  const rules = (synth: Synthesized) => webAcl(synth)[1].Properties.Rules as unknown as Rule[];
+
+  it('is a regional web ACL that allows by default', () => {
+    expect(webAcl(prod)[1].Properties.Scope).toBe('REGIONAL');
+    expect(webAcl(prod)[1].Properties.DefaultAction).toEqual({ Allow: {} });
+  });
+
+  it('blocks per IP with a rate-based rule scoped to the /v1/auth/ paths', () => {
+    const authRule = rules(prod).find((rule) => JSON.stringify(rule.Statement).includes('/v1/auth/'));
+    expect(authRule?.Action).toEqual({ Block: {} });
+    const rate = authRule!.Statement.RateBasedStatement!;
+    expect(rate.AggregateKeyType).toBe('IP');
+    expect(rate.Limit).toBeGreaterThanOrEqual(10);
+    const scopeDown = JSON.stringify(rate.ScopeDownStatement);
+    expect(scopeDown).toContain('"SearchString":"/v1/auth/"');
+    expect(scopeDown).toContain('"SearchString":"/prod/v1/auth/"');
+    expect(scopeDown).toContain('"UriPath":{}');
+  });
+
+  it('is associated with the API stage', () => {
+    const [, association] = only(resourcesOf(prod.template, 'AWS::WAFv2::WebACLAssociation'));
+    expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [webAcl(prod)[0], 'Arn'] });
+    const stageId = only(resourcesOf(prod.template, 'AWS::ApiGateway::Stage'))[0];
+    expect(flatten(association.Properties.ResourceArn)).toMatch(
+      new RegExp(`/restapis/.+/stages/\\$\\{${stageId}\\}$`),
+    );
+  });
+
+  it('answers a WAF block with 429 and a JSON message the SPA can show', () => {
+    const response = Object.values(resourcesOf(prod.template, 'AWS::ApiGateway::GatewayResponse')).find(
+      (r) => r.Properties.ResponseType === 'WAF_FILTERED',
+    );
+    expect(response?.Properties.StatusCode).toBe('429');
+    const template = (response?.Properties.ResponseTemplates as Record<string, string>)['application/json'];
+    expect(JSON.parse(template!)).toHaveProperty('message');
+  });
+});
+
+describe('SPA hosting', () => {
+  const assetsBucketId = (synth: Synthesized) => logicalIdOf(synth.stack, synth.stack.site.bucket);
+  const assetsBucket = (synth: Synthesized) =>
+    resourcesOf(synth.template, 'AWS::S3::Bucket')[assetsBucketId(synth)]!;
+  const distribution = (synth: Synthesized) =>
+    only(resourcesOf(synth.template, 'AWS::CloudFront::Distribution'))[1].Properties
+      .DistributionConfig as Record<string, Json>;
+  const headers = (synth: Synthesized) =>
+    (
+      only(resourcesOf(synth.template, 'AWS::CloudFront::ResponseHeadersPolicy'))[1].Properties
+        .ResponseHeadersPolicyConfig as Record<string, Record<string, Json>>
+    ).SecurityHeadersConfig!;
+  const csp = (synth: Synthesized) =>
+    flatten((headers(synth).ContentSecurityPolicy as { ContentSecurityPolicy: Json }).ContentSecurityPolicy);
+
+  it('keeps the bucket private, owner-enforced and encrypted', () => {
+    const props = assetsBucket(prod).Properties;
+    expect(props.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(props.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
+    expect(props.BucketEncryption).toBeDefined();
+  });
+
+  it('lets only this distribution read the bucket, and only over TLS', () => {
+    const [, policy] = Object.entries(resourcesOf(prod.template, 'AWS::S3::BucketPolicy')).find(
+      ([, p]) => (p.Properties.Bucket as { Ref: string }).Ref === assetsBucketId(prod),
+    )!;
+    const statements = (policy.Properties.PolicyDocument as unknown as { Statement: Statement[] }).Statement;
+    const allows = statements.filter((s) => s.Effect === 'Allow');
+    expect(allows).toHaveLength(1);
+    expect(allows[0]!.Principal).toEqual({ Service: 'cloudfront.amazonaws.com' });
+    expect(allows[0]!.Action).toBe('s3:GetObject');
+    const distributionId = logicalIdOf(prod.stack, prod.stack.site.distribution);
+    expect(
+      flatten((allows[0]!.Condition as { StringEquals: Record<string, Json> }).StringEquals['AWS:SourceArn']),
+    ).toMatch(new RegExp(`:cloudfront::.+:distribution/\\$\\{${distributionId}\\}$`));
+    const denyInsecure = statements.find((s) => s.Effect === 'Deny');
+    expect(denyInsecure?.Condition).toEqual({ Bool: { 'aws:SecureTransport': 'false' } });
+  });
+
+  it('reads the bucket through an origin access control, not an identity', () => {
+    const [origin] = distribution(prod).Origins as Record<string, Json>[];
+    expect(origin!.OriginAccessControlId).toBeDefined();
+    expect(origin!.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
+    const [, oac] = only(resourcesOf(prod.template, 'AWS::CloudFront::OriginAccessControl'));
+    expect(oac.Properties.OriginAccessControlConfig).toMatchObject({
+      OriginAccessControlOriginType: 's3',
+      SigningBehavior: 'always',
+      SigningProtocol: 'sigv4',
+    });
+  });
+
+  it('serves HTTPS only, redirecting HTTP', () => {
+    expect((distribution(prod).DefaultCacheBehavior as Record<string, Json>).ViewerProtocolPolicy).toBe(
+      'redirect-to-https',
+    );
+  });
+
+  it('answers unknown paths with index.html and status 200 (SPA fallback)', () => {
+    expect(distribution(prod).DefaultRootObject).toBe('index.html');
+    expect(distribution(prod).CustomErrorResponses).toEqual([
+      { ErrorCode: 403, ResponseCode: 200, ResponsePagePath: '/index.html', ErrorCachingMinTTL: 0 },
+      { ErrorCode: 404, ResponseCode: 200, ResponsePagePath: '/index.html', ErrorCachingMinTTL: 0 },
+    ]);
+  });
+
+  it('serves a custom domain with TLS 1.2 or later when one is configured', () => {
+    expect(distribution(customDomain).Aliases).toEqual(['app.example.com']);
+    expect(distribution(customDomain).ViewerCertificate).toMatchObject({
+      MinimumProtocolVersion: 'TLSv1.2_2021',
+      SslSupportMethod: 'sni-only',
+    });
+  });
+
+  it('sends a CSP allowing only itself, the API and Cognito, and no framing', () => {
+    const directives = csp(prod).split('; ');
+    const restApiId = logicalIdOf(prod.stack, prod.stack.api.restApi);
+    expect(directives).toContain("default-src 'self'");
+    expect(directives).toContain("frame-ancestors 'none'");
+    expect(directives).toContain("object-src 'none'");
+    expect(directives).toContain(
+      `connect-src 'self' https://\${${restApiId}}.execute-api.us-west-2.\${AWS::URLSuffix} https://cognito-idp.us-west-2.\${AWS::URLSuffix}`,
+    );
+  });
+
+  it('sends HSTS for at least a year, nosniff, frame DENY and no referrer', () => {
+    const config = headers(prod);
+    const hsts = config.StrictTransportSecurity as Record<string, Json>;
+    expect(hsts.AccessControlMaxAgeSec).toBeGreaterThanOrEqual(31_536_000);
+    expect(hsts.IncludeSubdomains).toBe(true);
+    expect(hsts.Override).toBe(true);
+    expect(config.ContentTypeOptions).toEqual({ Override: true });
+    expect(config.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
+    expect(config.ReferrerPolicy).toEqual({ ReferrerPolicy: 'no-referrer', Override: true });
+  });
+
+  it('uses the headers policy on the default behavior', () => {
+    const policyId = logicalIdOf(prod.stack, prod.stack.site.headersPolicy);
+    expect((distribution(prod).DefaultCacheBehavior as Record<string, Json>).ResponseHeadersPolicyId).toEqual(
+      {
+        Ref: policyId,
+      },
+    );
+  });
+
+  it('keeps the buckets outside dev and empties and deletes them with a dev stack', () => {
+    expect(assetsBucket(prod).DeletionPolicy).toBe('Retain');
+    expect(assetsBucket(dev).DeletionPolicy).toBe('Delete');
+    expect(Object.keys(resourcesOf(prod.template, 'Custom::S3AutoDeleteObjects'))).toHaveLength(0);
+  });
+});
+
+describe('outputs', () => {
+  const outputs = (synth: Synthesized) => synth.template.toJSON().Outputs as Record<string, { Value: Json }>;
+
+  it('exports app URL, API URL, user pool id, client id, region, bucket and distribution', () => {
+    expect(Object.keys(outputs(prod)).sort()).toEqual(Object.values(STACK_OUTPUTS).sort());
+  });
+
+  it('gives the app URL, and the API URL without a trailing slash', () => {
+    const restApiId = logicalIdOf(prod.stack, prod.stack.api.restApi);
+    expect(flatten(outputs(prod).AppUrl!.Value)).toBe(appOrigin(prod));
+    expect(flatten(outputs(prod).ApiUrl!.Value)).toBe(
+      `https://\${${restApiId}}.execute-api.us-west-2.\${AWS::URLSuffix}/prod`,
+    );
+    expect(flatten(outputs(customDomain).AppUrl!.Value)).toBe('https://app.example.com');
+  });
+
+  it('gives the ids the SPA build and the deploy script need', () => {
+    const o = outputs(prod);
+    expect(o.UserPoolId!.Value).toEqual({ Ref: logicalIdOf(prod.stack, prod.stack.auth.userPool) });
+    expect(o.UserPoolClientId!.Value).toEqual({ Ref: logicalIdOf(prod.stack, prod.stack.auth.client) });
+    expect(o.Region!.Value).toBe('us-west-2');
+    expect(o.SiteBucketName!.Value).toEqual({ Ref: logicalIdOf(prod.stack, prod.stack.site.bucket) });
+    expect(o.DistributionId!.Value).toEqual({ Ref: logicalIdOf(prod.stack, prod.stack.site.distribution) });
+    expect(o.InvitationsTableName!.Value).toEqual({
+      Ref: logicalIdOf(prod.stack, prod.stack.tables.table('invitations')),
+    });
+  });
+});

@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { definePlatform } from '../../../infra/stacks/platform-app';
+import type { PlatformStack } from '../../../infra/stacks/platform-stack';
+
+/** The context `cdk synth` gets from cdk.json (feature flags), so tests see the template the CLI makes. */
+const CDK_JSON_CONTEXT = (
+  JSON.parse(readFileSync(new URL('../../../cdk.json', import.meta.url), 'utf8')) as {
+    context: Record<string, unknown>;
+  }
+).context;
+
+export interface Synthesized {
+  readonly stack: PlatformStack;
+  readonly template: Template;
+}
+
+/**
+ * Builds the stage's stack exactly as `bin/app.ts` does, with esbuild bundling skipped
+ * (`aws:cdk:bundling-stacks: []`) so a synth takes seconds. Context values override cdk.json.
+ */
+export function synthPlatform(context: Record<string, unknown>): Synthesized {
+  const app = new App({
+    context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context },
+  });
+  const stack = definePlatform(app);
+  return { stack, template: Template.fromStack(stack) };
+}
+
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+export interface CfnResource {
+  readonly Type: string;
+  readonly Properties: Record<string, Json>;
+  readonly DeletionPolicy?: string;
+  readonly UpdateReplacePolicy?: string;
+  readonly Metadata?: Record<string, Json>;
+}
+
+export const resourcesOf = (template: Template, type: string): Record<string, CfnResource> =>
+  template.findResources(type) as Record<string, CfnResource>;
+
+/** The logical id a construct (or its default child) has in the template. */
+export const logicalIdOf = (stack: PlatformStack, construct: IConstruct): string =>
+  stack.getLogicalId((construct.node.defaultChild ?? construct) as CfnElement);
+
+/**
+ * Renders an intrinsic as readable text: `{Ref: X}` is `${X}`, `{Fn::GetAtt: [X, A]}` is `${X.A}`,
+ * and `Fn::Join` joins its parts, so assertions can compare whole strings.
+ */
+export function flatten(value: Json | undefined): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'object') return String(value);
+  if (Array.isArray(value)) return value.map(flatten).join(',');
+  if ('Ref' in value) return `\${${flatten(value.Ref)}}`;
+  const getAtt = value['Fn::GetAtt'];
+  if (Array.isArray(getAtt)) return `\${${getAtt.map(flatten).join('.')}}`;
+  const join = value['Fn::Join'];
+  if (Array.isArray(join)) {
+    const [separator, parts] = join;
+    return (Array.isArray(parts) ? parts : []).map(flatten).join(flatten(separator));
+  }
+  return JSON.stringify(value);
+}
+
+/** The full path of every API Gateway resource, by logical id, rebuilt from PathPart and ParentId. */
+export function apiResourcePaths(template: Template): Map<string, string> {
+  const resources = resourcesOf(template, 'AWS::ApiGateway::Resource');
+  const paths = new Map<string, string>();
+  const pathOf = (logicalId: string): string => {
+    const known = paths.get(logicalId);
+    if (known !== undefined) return known;
+    const resource = resources[logicalId];
+    if (!resource) return ''; // the API's root resource
+    const parent = resource.Properties.ParentId as { Ref?: string };
+    const path = `${parent.Ref ? pathOf(parent.Ref) : ''}/${flatten(resource.Properties.PathPart)}`;
+    paths.set(logicalId, path);
+    return path;
+  };
+  for (const logicalId of Object.keys(resources)) pathOf(logicalId);
+  return paths;
+}
+
+/** The API Gateway method for `httpMethod` on `path`, or undefined. */
+export function findMethod(template: Template, httpMethod: string, path: string): CfnResource | undefined {
+  const paths = apiResourcePaths(template);
+  return Object.values(resourcesOf(template, 'AWS::ApiGateway::Method')).find((method) => {
+    const resourceId = method.Properties.ResourceId as { Ref?: string };
+    return method.Properties.HttpMethod === httpMethod && paths.get(resourceId.Ref ?? '') === path;
+  });
+}
+
+export interface Statement {
+  readonly Effect: 'Allow' | 'Deny';
+  readonly Action: string | string[];
+  readonly Resource?: Json;
+  readonly Principal?: Json;
+  readonly Condition?: Json;
+}
+
+export const actionsOf = (statement: Statement): string[] =>
+  Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+
+export const resourcesOfStatement = (statement: Statement): Json[] =>
+  Array.isArray(statement.Resource)
+    ? statement.Resource
+    : statement.Resource === undefined
+      ? []
+      : [statement.Resource];
+
+/** Every statement of the identity policies attached to a role. */
+export function statementsOfRole(template: Template, roleLogicalId: string): Statement[] {
+  return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+    .filter((policy) =>
+      (policy.Properties.Roles as { Ref?: string }[]).some((role) => role.Ref === roleLogicalId),
+    )
+    .flatMap(
+      (policy) => (policy.Properties.PolicyDocument as unknown as { Statement: Statement[] }).Statement,
+    );
+}
