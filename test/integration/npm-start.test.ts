@@ -60,6 +60,20 @@ describe('npm start', () => {
       json: { preferredName: 'Boss' },
     });
     expect(profile.status).toBe(200);
+
+    // npm run invite talks to the running stack and prints a working link.
+    const invited = runInvite(['--email', 'Coach2@Example.com', '--role', 'coaches'], env());
+    expect(invited.status, invited.stderr).toBe(0);
+    const link = /^Activation link: (\S+)$/m.exec(invited.stdout)?.[1] ?? '';
+    expect(link).toMatch(new RegExp(`^http://localhost:${port}/activate\\?code=`));
+    const coach = await http.activate('coach2@example.com', codeFromLink(link));
+    const claims = JSON.parse(
+      Buffer.from(coach.idToken.split('.')[1] ?? '', 'base64url').toString(),
+    ) as Record<string, unknown>;
+    expect(claims['cognito:groups']).toEqual(['coaches']);
+    const duplicate = runInvite(['--email', 'boss@example.com'], env());
+    expect(duplicate.status).toBe(1);
+    expect(duplicate.stderr.trim()).toBe(API_MESSAGES.accountExists);
     http.close();
     expect(await first.stop('SIGINT')).toBe(0);
     expect(await portIsFree(port)).toBe(true);
