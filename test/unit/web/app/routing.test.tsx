@@ -1,0 +1,93 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { MESSAGES } from '../../../../shared/messages';
+import * as cognito from '../support/cognito-mock';
+import { completeProfile, sessionUser } from '../support/factories';
+import { fakeApi } from '../support/fake-api';
+import { renderApp } from '../support/render-app';
+
+vi.mock('../../../../web/src/lib/auth/cognito', () => import('../support/cognito-mock'));
+vi.mock('../../../../web/src/lib/passkey', () => import('../support/passkey-mock'));
+
+describe('routes and guards', () => {
+  beforeEach(() => {
+    fakeApi({
+      'GET /v1/users/me': completeProfile(),
+      'GET /internal/v1/admin/users': { users: [] },
+      'GET /internal/v1/admin/invitations': { invitations: [] },
+    });
+  });
+
+  it('shows Loading... while the session is being resolved', async () => {
+    cognito.getSessionUser.mockReturnValue(new Promise(() => undefined));
+    renderApp('/dashboard');
+    expect(await screen.findByRole('status')).toHaveTextContent(MESSAGES.loading);
+  });
+
+  it('sends a signed-out visitor from a dashboard page to /signin', async () => {
+    cognito.givenSession(null);
+    const app = renderApp('/dashboard/profile');
+    expect(await screen.findByRole('button', { name: MESSAGES.signInWithPasskey })).toBeInTheDocument();
+    expect(app.location().pathname).toBe('/signin');
+  });
+
+  it.each(['/', '/no-such-page', '/dashboard/nope'])('redirects %s to /dashboard', async (path) => {
+    cognito.givenSession(sessionUser(['user']));
+    const app = renderApp(path);
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Welcome back, Casey!' }),
+    ).toBeInTheDocument();
+    expect(app.location().pathname).toBe('/dashboard');
+  });
+
+  it('sends a signed-in visitor of /signin to the dashboard', async () => {
+    cognito.givenSession(sessionUser(['user']));
+    const app = renderApp('/signin');
+    await waitFor(() => expect(app.location().pathname).toBe('/dashboard'));
+  });
+
+  it.each([
+    ['/dashboard/users', ['user', 'coach'] as const],
+    ['/dashboard/settings', ['coach'] as const],
+    ['/dashboard/clients', ['user', 'admin'] as const],
+    ['/dashboard/assessments', ['user'] as const],
+    ['/dashboard/coach', ['admin', 'coach'] as const],
+  ])('sends someone without the role from %s to Access Denied', async (path, roles) => {
+    cognito.givenSession(sessionUser([...roles]));
+    const app = renderApp(path);
+    expect(await screen.findByRole('heading', { name: MESSAGES.accessDenied })).toBeInTheDocument();
+    expect(app.location().pathname).toBe('/unauthorized');
+  });
+
+  it.each([
+    ['/dashboard/users', ['admin'] as const, 'User Management'],
+    ['/dashboard/settings', ['admin'] as const, 'System Settings'],
+    ['/dashboard/clients', ['coach'] as const, 'My Clients'],
+    ['/dashboard/assessments', ['coach'] as const, 'Assessments'],
+    ['/dashboard/assessments', ['admin'] as const, 'Assessments'],
+    ['/dashboard/coach', ['user'] as const, 'My Coach'],
+    ['/dashboard/health', ['coach'] as const, 'Health Overview'],
+    ['/dashboard/metrics', ['admin'] as const, 'Metrics & Analytics'],
+    ['/dashboard/profile', ['user'] as const, 'Profile'],
+  ])('lets the right role into %s', async (path, roles, title) => {
+    cognito.givenSession(sessionUser([...roles]));
+    renderApp(path);
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+  });
+
+  it('offers a way back to the dashboard from Access Denied', async () => {
+    cognito.givenSession(sessionUser(['user']));
+    const app = renderApp('/unauthorized');
+    await app.user.click(await screen.findByRole('button', { name: 'Go to Dashboard' }));
+    await waitFor(() => expect(app.location().pathname).toBe('/dashboard'));
+  });
+
+  it('signs out when Cognito refuses to refresh the session', async () => {
+    cognito.givenSession(sessionUser(['user']));
+    const app = renderApp('/dashboard/health');
+    await screen.findByRole('heading', { level: 1, name: 'Health Overview' });
+    act(() => cognito.revokeSession());
+    expect(await screen.findByRole('button', { name: MESSAGES.signInWithPasskey })).toBeInTheDocument();
+    expect(app.location().pathname).toBe('/signin');
+  });
+});

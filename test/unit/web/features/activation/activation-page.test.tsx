@@ -1,0 +1,191 @@
+import { screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { MESSAGES, VALIDATION } from '../../../../../shared/messages';
+import * as cognito from '../../support/cognito-mock';
+import {
+  newProfile,
+  passkeyProof,
+  registrationOptions,
+  registrationResponse,
+  sessionUser,
+  USER_ID,
+} from '../../support/factories';
+import { deferred, failure, fakeApi } from '../../support/fake-api';
+import * as passkey from '../../support/passkey-mock';
+import { renderApp } from '../../support/render-app';
+
+vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
+vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
+
+const validAnswer = { valid: true, cognitoUsername: USER_ID, registrationOptions: registrationOptions() };
+
+describe('/activate', () => {
+  let api: ReturnType<typeof fakeApi>;
+
+  beforeEach(() => {
+    cognito.givenSession(null);
+    api = fakeApi({
+      'POST /v1/auth/verify-activation': validAnswer,
+      'POST /v1/auth/register-passkey': passkeyProof(),
+      'GET /v1/users/me': newProfile(),
+    });
+    passkey.createPasskey.mockResolvedValue(registrationResponse());
+    cognito.signInWithPasskeyProof.mockImplementation(() => {
+      cognito.givenSession(sessionUser(['user']));
+      return Promise.resolve(sessionUser(['user']));
+    });
+  });
+
+  const open = async (path = '/activate') => {
+    const app = renderApp(path);
+    await screen.findByRole('heading', { name: 'Activate Your Account' });
+    return app;
+  };
+
+  const fillAndVerify = async (app: Awaited<ReturnType<typeof open>>, code = 'abcd-2345-efgh-6789') => {
+    await app.user.type(screen.getByLabelText('Email address'), 'Casey@Example.com');
+    await app.user.type(screen.getByLabelText('Activation code'), code);
+    await app.user.click(screen.getByRole('button', { name: 'Verify Code' }));
+  };
+
+  it('formats the code as it is typed: uppercase, alphanumeric, 16 characters in groups of 4', async () => {
+    const app = await open();
+    const code = screen.getByLabelText('Activation code');
+    expect(code).toHaveAttribute('placeholder', 'XXXX-XXXX-XXXX-XXXX');
+    await app.user.type(code, 'ab cd_2345!efgh6789zz');
+    expect(code).toHaveValue('ABCD-2345-EFGH-6789');
+  });
+
+  it('pre-fills the code from the link', async () => {
+    await open('/activate?code=abcd2345efgh6789');
+    expect(screen.getByLabelText('Activation code')).toHaveValue('ABCD-2345-EFGH-6789');
+  });
+
+  it('requires email and code', async () => {
+    await open();
+    expect(screen.getByLabelText('Email address')).toBeRequired();
+    expect(screen.getByLabelText('Activation code')).toBeRequired();
+  });
+
+  it('sends the normalised email and code, showing Verifying... meanwhile', async () => {
+    const answer = deferred<Response>();
+    api.set('POST /v1/auth/verify-activation', () => answer.promise);
+    const app = await open();
+    await fillAndVerify(app);
+
+    expect(await screen.findByRole('button', { name: MESSAGES.verifying })).toBeDisabled();
+    answer.resolve(new Response(JSON.stringify(validAnswer), { status: 200 }));
+    expect(await screen.findByRole('heading', { name: MESSAGES.setUpYourPasskey })).toBeInTheDocument();
+    expect(api.callsTo('POST', '/v1/auth/verify-activation')[0]?.body).toEqual({
+      email: 'casey@example.com',
+      activationCode: 'ABCD2345EFGH6789',
+    });
+  });
+
+  it('says the code is invalid when the server answers valid: false', async () => {
+    api.set('POST /v1/auth/verify-activation', { valid: false });
+    const app = await open();
+    await fillAndVerify(app);
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.invalidActivationCode);
+    expect(screen.queryByRole('heading', { name: MESSAGES.setUpYourPasskey })).not.toBeInTheDocument();
+  });
+
+  it('explains a code that is too short before calling the server', async () => {
+    const app = await open();
+    await fillAndVerify(app, 'ABCD-2345');
+    expect(await screen.findByRole('alert')).toHaveTextContent(VALIDATION.registrationCode);
+    expect(api.callsTo('POST', '/v1/auth/verify-activation')).toHaveLength(0);
+  });
+
+  it('shows a server failure message', async () => {
+    api.set('POST /v1/auth/verify-activation', failure(400, 'Invalid request'));
+    const app = await open();
+    await fillAndVerify(app);
+    expect(await screen.findByRole('alert', {}, { timeout: 4000 })).toHaveTextContent('Invalid request');
+  });
+
+  it('creates the passkey, registers it, signs in with the proof and opens the dashboard', async () => {
+    const app = await open();
+    await fillAndVerify(app);
+    await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));
+
+    await waitFor(() => expect(app.location().pathname).toBe('/dashboard'));
+    expect(passkey.createPasskey).toHaveBeenCalledWith(registrationOptions());
+    expect(api.callsTo('POST', '/v1/auth/register-passkey')[0]?.body).toEqual({
+      email: 'casey@example.com',
+      activationCode: 'ABCD2345EFGH6789',
+      cognitoUsername: USER_ID,
+      registrationResponse: registrationResponse(),
+      expectedChallenge: registrationOptions().challenge,
+    });
+    expect(cognito.signInWithPasskeyProof).toHaveBeenCalledWith(USER_ID, 'proof-123', USER_ID);
+    expect(passkey.createPasskey).toHaveBeenCalledTimes(1);
+  });
+
+  it('goes Back to step 1 with the entries kept', async () => {
+    const app = await open();
+    await fillAndVerify(app);
+    await app.user.click(await screen.findByRole('button', { name: 'Back' }));
+    expect(await screen.findByLabelText('Activation code')).toHaveValue('ABCD-2345-EFGH-6789');
+    expect(screen.getByLabelText('Email address')).toHaveValue('Casey@Example.com');
+  });
+
+  it('refuses a browser without WebAuthn', async () => {
+    passkey.isWebAuthnSupported.mockReturnValue(false);
+    const app = await open();
+    await fillAndVerify(app);
+    await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.webAuthnUnsupported);
+    expect(passkey.createPasskey).not.toHaveBeenCalled();
+  });
+
+  it('refuses a device without a platform authenticator', async () => {
+    passkey.isPlatformAuthenticatorAvailable.mockResolvedValue(false);
+    const app = await open();
+    await fillAndVerify(app);
+    await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.noPlatformAuthenticator);
+    expect(passkey.createPasskey).not.toHaveBeenCalled();
+  });
+
+  it('reports a passkey prompt that returned no credential', async () => {
+    passkey.createPasskey.mockRejectedValue(
+      new passkey.PasskeyError('no-credential', MESSAGES.noCredentialCreated),
+    );
+    const app = await open();
+    await fillAndVerify(app);
+    await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.noCredentialCreated);
+    expect(api.callsTo('POST', '/v1/auth/register-passkey')).toHaveLength(0);
+  });
+
+  it('shows Creating Passkey... while the prompt is open', async () => {
+    passkey.createPasskey.mockReturnValue(new Promise(() => undefined));
+    const app = await open();
+    await fillAndVerify(app);
+    await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));
+    expect(await screen.findByRole('button', { name: 'Creating Passkey...' })).toBeDisabled();
+  });
+
+  it('shows a registration failure from the server', async () => {
+    api.set('POST /v1/auth/register-passkey', failure(409, 'This activation code has already been used.'));
+    const app = await open();
+    await fillAndVerify(app);
+    await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This activation code has already been used.');
+    expect(cognito.signInWithPasskeyProof).not.toHaveBeenCalled();
+  });
+
+  it('asks to start over when step 2 is reached without verification data', async () => {
+    const app = await open('/activate?code=ABCD2345EFGH6789&step=passkey');
+    await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.verificationDataNotFound);
+    expect(passkey.createPasskey).not.toHaveBeenCalled();
+  });
+
+  it('links to Sign In', async () => {
+    const app = await open();
+    await app.user.click(screen.getByRole('link', { name: 'Sign In' }));
+    await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+  });
+});

@@ -1,0 +1,164 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { MESSAGES } from '../../../../../shared/messages';
+import { reloadPage } from '../../../../../web/src/lib/browser';
+import * as cognito from '../../support/cognito-mock';
+import { completeProfile, sessionUser, USER_ID } from '../../support/factories';
+import { deferred, failure, fakeApi, json } from '../../support/fake-api';
+import { renderApp } from '../../support/render-app';
+
+vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
+vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
+// jsdom cannot reload; the page only has to ask for it.
+vi.mock('../../../../../web/src/lib/browser', () => ({ reloadPage: vi.fn() }));
+
+const section = (name: string) => within(screen.getByRole('region', { name }));
+
+describe('Profile page', () => {
+  let api: ReturnType<typeof fakeApi>;
+
+  beforeEach(() => {
+    cognito.givenSession(sessionUser(['coach', 'user']));
+    api = fakeApi({
+      'GET /v1/users/me': completeProfile(),
+      'PUT /v1/users/me': (call) => json(completeProfile(call.body as object)),
+    });
+  });
+
+  const open = async () => {
+    const app = renderApp('/dashboard/profile');
+    await screen.findByRole('region', { name: 'Personal Information' });
+    return app;
+  };
+
+  it('shows Loading... first', async () => {
+    api.set('GET /v1/users/me', () => new Promise(() => undefined));
+    renderApp('/dashboard/profile');
+    expect(await screen.findByText(MESSAGES.loading)).toBeInTheDocument();
+  });
+
+  it('shows the four sections in view mode', async () => {
+    await open();
+    expect(section('Personal Information').getByText('Casey')).toBeInTheDocument();
+    expect(section('Personal Information').getByText('Jordan')).toBeInTheDocument();
+    expect(section('Demographics').getByText('Female')).toBeInTheDocument();
+    expect(section('Demographics').getByText('175 cm')).toBeInTheDocument();
+    expect(section('Demographics').getByText('April 15, 1990')).toBeInTheDocument();
+    expect(section('Preferences').getByText('Metric (cm, kg)')).toBeInTheDocument();
+    expect(section('Account Information').getByText('casey@example.com')).toBeInTheDocument();
+    expect(section('Account Information').getByLabelText('User ID')).toHaveValue(USER_ID);
+    expect(section('Account Information').getByLabelText('User ID')).toHaveAttribute('readonly');
+    expect(
+      within(section('Account Information').getByRole('list', { name: 'Roles' }))
+        .getAllByRole('listitem')
+        .map((badge) => badge.textContent),
+    ).toEqual(['Coach', 'User']);
+    expect(screen.getByRole('button', { name: 'Edit Profile' })).toBeInTheDocument();
+  });
+
+  it('shows an imperial height in feet and inches', async () => {
+    api.set('GET /v1/users/me', completeProfile({ measurementSystem: 'imperial', heightCm: 175.3 }));
+    await open();
+    expect(section('Demographics').getByText('5 ft 9 in')).toBeInTheDocument();
+  });
+
+  it('says Not set for empty fields', async () => {
+    api.set('GET /v1/users/me', completeProfile({ familyName: undefined }));
+    await open();
+    expect(section('Personal Information').getAllByText('Not set').length).toBeGreaterThan(0);
+  });
+
+  it('edits and cancels back to the loaded values', async () => {
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
+    const name = screen.getByLabelText('Preferred name');
+    await app.user.clear(name);
+    await app.user.type(name, 'Changed');
+    await app.user.click(screen.getByRole('button', { name: 'Cancel' }));
+
+    expect(section('Personal Information').getByText('Casey')).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
+    expect(screen.getByLabelText('Preferred name')).toHaveValue('Casey');
+    expect(api.callsTo('PUT', '/v1/users/me')).toHaveLength(0);
+  });
+
+  it('puts the height bounds on the inputs', async () => {
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
+    expect(screen.getByLabelText('Height (cm)')).toHaveAttribute('min', '50');
+    expect(screen.getByLabelText('Height (cm)')).toHaveAttribute('max', '300');
+    await app.user.click(screen.getByRole('radio', { name: 'Imperial (ft, in, lb)' }));
+    expect(screen.getByLabelText('Feet')).toHaveAttribute('min', '1');
+    expect(screen.getByLabelText('Feet')).toHaveAttribute('max', '9');
+    expect(screen.getByLabelText('Inches')).toHaveAttribute('min', '0');
+    expect(screen.getByLabelText('Inches')).toHaveAttribute('max', '11');
+  });
+
+  it('saves, returns to view mode with the new values, sending only update keys', async () => {
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
+    await app.user.clear(screen.getByLabelText('Preferred name'));
+    await app.user.type(screen.getByLabelText('Preferred name'), 'Case');
+    await app.user.click(screen.getByRole('radio', { name: 'Imperial (ft, in, lb)' }));
+    await app.user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+    expect(await screen.findByRole('button', { name: 'Edit Profile' })).toBeInTheDocument();
+    expect(section('Personal Information').getByText('Case')).toBeInTheDocument();
+    expect(section('Demographics').getByText('5 ft 9 in')).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/v1/users/me')[0]?.body).toEqual({
+      email: 'casey@example.com',
+      preferredName: 'Case',
+      familyName: 'Jordan',
+      dateOfBirth: '1990-04-15',
+      heightCm: 175.3,
+      sexAssignedAtBirth: 'female',
+      measurementSystem: 'imperial',
+    });
+  });
+
+  it('shows Saving... while saving', async () => {
+    const answer = deferred<Response>();
+    api.set('PUT /v1/users/me', () => answer.promise);
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
+    await app.user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByRole('button', { name: MESSAGES.saving })).toBeDisabled();
+    answer.resolve(json(completeProfile()));
+    expect(await screen.findByRole('button', { name: 'Edit Profile' })).toBeInTheDocument();
+  });
+
+  it('stays in edit mode and explains a failed save', async () => {
+    api.set('PUT /v1/users/me', failure(400, 'Invalid request'));
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
+    await app.user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(MESSAGES.profileSaveFailed);
+    expect(alert).toHaveTextContent('Invalid request');
+    expect(screen.getByRole('button', { name: 'Save Changes' })).toBeInTheDocument();
+  });
+
+  it('explains a load failure and reloads the page on Retry', async () => {
+    api.set('GET /v1/users/me', failure(404, 'Profile not found. Please complete activation first.'));
+    const app = renderApp('/dashboard/profile');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(MESSAGES.profileLoadFailed);
+    expect(alert).toHaveTextContent('Profile not found. Please complete activation first.');
+    await app.user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(reloadPage).toHaveBeenCalledTimes(1);
+  });
+
+  it('uses the fallback text when a load failure has no message', async () => {
+    api.set('GET /v1/users/me', () => Promise.reject(new TypeError('')));
+    renderApp('/dashboard/profile');
+    const alert = await screen.findByRole('alert', {}, { timeout: 4000 });
+    expect(alert).toHaveTextContent(MESSAGES.profileLoadFallback);
+  });
+
+  it('asks to sign in when there is no id token', async () => {
+    cognito.getIdToken.mockResolvedValue(undefined);
+    renderApp('/dashboard/profile');
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.noIdToken);
+    await waitFor(() => expect(api.callsTo('GET', '/v1/users/me')).toHaveLength(0));
+  });
+});

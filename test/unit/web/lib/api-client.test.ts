@@ -1,0 +1,101 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { MESSAGES } from '../../../../shared/messages';
+import {
+  ApiError,
+  apiRequest,
+  isRetryableError,
+  UnexpectedResponseError,
+} from '../../../../web/src/lib/api-client';
+import * as cognito from '../support/cognito-mock';
+import { fakeApi, json } from '../support/fake-api';
+
+vi.mock('../../../../web/src/lib/auth/cognito', () => import('../support/cognito-mock'));
+
+const itemSchema = z.object({ id: z.string() });
+
+describe('apiRequest', () => {
+  beforeEach(() => {
+    cognito.getIdToken.mockResolvedValue('id-token-1');
+  });
+
+  it('calls the configured API with JSON and the id token as a bearer', async () => {
+    const api = fakeApi({ 'POST /v1/things': { id: 'a' } });
+    const answer = await apiRequest('/v1/things', {
+      method: 'POST',
+      body: { name: 'x' },
+      schema: itemSchema,
+    });
+    expect(answer).toEqual({ id: 'a' });
+    expect(api.calls[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/things',
+      body: { name: 'x' },
+      headers: { authorization: 'Bearer id-token-1', 'content-type': 'application/json' },
+    });
+    expect(vi.mocked(fetch).mock.calls[0]?.[0]).toBe('https://api.test/v1/things');
+  });
+
+  it('refuses to call without an id token', async () => {
+    cognito.getIdToken.mockResolvedValue(undefined);
+    const api = fakeApi({});
+    await expect(apiRequest('/v1/users/me', { schema: itemSchema })).rejects.toThrow(MESSAGES.noIdToken);
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it('skips the token for public calls', async () => {
+    cognito.getIdToken.mockResolvedValue(undefined);
+    const api = fakeApi({ 'POST /v1/auth/initiate-signin': { id: 'b' } });
+    await apiRequest('/v1/auth/initiate-signin', {
+      method: 'POST',
+      body: {},
+      auth: false,
+      schema: itemSchema,
+    });
+    expect(api.calls[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('uses the JSON message of a failed answer', async () => {
+    fakeApi({ 'GET /x': json({ message: 'Not found' }, 404) });
+    await expect(apiRequest('/x', { schema: itemSchema })).rejects.toEqual(new ApiError(404, 'Not found'));
+  });
+
+  it('uses the raw body when the failure is not JSON with a message', async () => {
+    fakeApi({
+      'GET /x': new Response('upstream timed out', { status: 504 }),
+      'GET /y': json({ error: 'no' }, 400),
+    });
+    await expect(apiRequest('/x', { schema: itemSchema })).rejects.toThrow('upstream timed out');
+    await expect(apiRequest('/y', { schema: itemSchema })).rejects.toThrow('{"error":"no"}');
+  });
+
+  it('falls back to the status line for an empty failure', async () => {
+    fakeApi({ 'GET /x': new Response(null, { status: 502, statusText: 'Bad Gateway' }) });
+    await expect(apiRequest('/x', { schema: itemSchema })).rejects.toThrow('API error: 502 Bad Gateway');
+  });
+
+  it('answers nothing for 204', async () => {
+    fakeApi({ 'DELETE /x': new Response(null, { status: 204 }) });
+    await expect(apiRequest('/x', { method: 'DELETE' })).resolves.toBeUndefined();
+  });
+
+  it('rejects an answer that does not match the schema', async () => {
+    fakeApi({ 'GET /x': { id: 42 } });
+    await expect(apiRequest('/x', { schema: itemSchema })).rejects.toBeInstanceOf(UnexpectedResponseError);
+  });
+});
+
+describe('isRetryableError', () => {
+  it.each([429, 500, 502, 503, 504])('retries status %i', (status) => {
+    expect(isRetryableError(new ApiError(status, 'x'))).toBe(true);
+  });
+
+  it.each([400, 401, 403, 404, 409])('does not retry status %i', (status) => {
+    expect(isRetryableError(new ApiError(status, 'x'))).toBe(false);
+  });
+
+  it('retries network failures (fetch rejects with TypeError) only', () => {
+    expect(isRetryableError(new TypeError('Failed to fetch'))).toBe(true);
+    expect(isRetryableError(new Error('boom'))).toBe(false);
+  });
+});

@@ -1,0 +1,180 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { MESSAGES } from '../../../../../shared/messages';
+import {
+  configureAuth,
+  getIdToken,
+  getSessionUser,
+  onSessionRevoked,
+  signInWithPasskeyProof,
+  signOut,
+} from '../../../../../web/src/lib/auth/cognito';
+
+const amplify = vi.hoisted(() => ({
+  configure: vi.fn(),
+  fetchAuthSession: vi.fn(),
+  signIn: vi.fn(),
+  confirmSignIn: vi.fn(),
+  signOut: vi.fn(),
+  clearTokens: vi.fn(() => Promise.resolve()),
+  listeners: [] as ((capsule: { payload: { event: string; data?: unknown } }) => void)[],
+}));
+
+vi.mock('aws-amplify/utils', () => ({
+  Hub: {
+    listen: (_channel: string, listener: (typeof amplify.listeners)[number]) => {
+      amplify.listeners.push(listener);
+      return () => amplify.listeners.splice(amplify.listeners.indexOf(listener), 1);
+    },
+  },
+}));
+
+vi.mock('aws-amplify', () => ({ Amplify: { configure: amplify.configure } }));
+vi.mock('aws-amplify/auth', () => ({
+  fetchAuthSession: amplify.fetchAuthSession,
+  signIn: amplify.signIn,
+  confirmSignIn: amplify.confirmSignIn,
+  signOut: amplify.signOut,
+}));
+vi.mock('aws-amplify/auth/cognito', () => ({
+  cognitoUserPoolsTokenProvider: { tokenOrchestrator: { clearTokens: amplify.clearTokens } },
+}));
+
+const claims = {
+  sub: 'sub-1',
+  'cognito:username': 'user-1',
+  email: 'casey@example.com',
+  'cognito:groups': ['users', 'admins', 'unknown'],
+};
+const session = (payload: Record<string, unknown> | undefined) => ({
+  tokens: payload ? { idToken: { payload, toString: () => 'id.token.jwt' } } : undefined,
+});
+
+describe('lib/auth/cognito', () => {
+  beforeEach(() => {
+    amplify.fetchAuthSession.mockResolvedValue(session(undefined));
+  });
+
+  it('configures the user pool, and the local endpoint when given', () => {
+    const env = {
+      userPoolId: 'us-west-2_abc',
+      userPoolClientId: 'client',
+      region: 'us-west-2',
+      apiBaseUrl: '',
+    };
+    configureAuth({ ...env, cognitoEndpoint: undefined });
+    expect(amplify.configure).toHaveBeenLastCalledWith({
+      Auth: { Cognito: { userPoolId: 'us-west-2_abc', userPoolClientId: 'client' } },
+    });
+    configureAuth({ ...env, cognitoEndpoint: '/cognito' });
+    expect(amplify.configure).toHaveBeenLastCalledWith({
+      Auth: {
+        Cognito: {
+          userPoolId: 'us-west-2_abc',
+          userPoolClientId: 'client',
+          userPoolEndpoint: `${window.location.origin}/cognito`,
+        },
+      },
+    });
+  });
+
+  it('reads the session user from the id token: email, and roles from cognito:groups', async () => {
+    amplify.fetchAuthSession.mockResolvedValue(session(claims));
+    await expect(getSessionUser()).resolves.toEqual({
+      username: 'user-1',
+      userId: 'sub-1',
+      email: 'casey@example.com',
+      roles: ['admin', 'user'],
+    });
+    await expect(getIdToken()).resolves.toBe('id.token.jwt');
+  });
+
+  it('reads a comma-separated groups claim', async () => {
+    amplify.fetchAuthSession.mockResolvedValue(session({ ...claims, 'cognito:groups': 'coaches,users' }));
+    expect((await getSessionUser())?.roles).toEqual(['coach', 'user']);
+  });
+
+  it('is signed out without tokens, or when the session cannot be refreshed', async () => {
+    await expect(getSessionUser()).resolves.toBeNull();
+    await expect(getIdToken()).resolves.toBeUndefined();
+    amplify.fetchAuthSession.mockRejectedValue(new Error('NotAuthorizedException'));
+    await expect(getSessionUser()).resolves.toBeNull();
+  });
+
+  it('signs in with the proof: custom flow without SRP, then the proof as the answer', async () => {
+    amplify.signIn.mockResolvedValue({
+      isSignedIn: false,
+      nextStep: { signInStep: 'CONFIRM_SIGN_IN_WITH_CUSTOM_CHALLENGE' },
+    });
+    amplify.confirmSignIn.mockImplementation(() => {
+      amplify.fetchAuthSession.mockResolvedValue(session(claims));
+      return Promise.resolve({ isSignedIn: true, nextStep: { signInStep: 'DONE' } });
+    });
+
+    const user = await signInWithPasskeyProof('user-1', 'proof-1', 'sub-1');
+
+    expect(amplify.signIn).toHaveBeenCalledWith({
+      username: 'user-1',
+      options: {
+        authFlowType: 'CUSTOM_WITHOUT_SRP',
+        clientMetadata: { passkeyProof: 'proof-1', userId: 'sub-1' },
+      },
+    });
+    expect(amplify.confirmSignIn).toHaveBeenCalledWith({
+      challengeResponse: 'proof-1',
+      options: { clientMetadata: { passkeyProof: 'proof-1', userId: 'sub-1' } },
+    });
+    expect(user.email).toBe('casey@example.com');
+  });
+
+  it('signs the previous person out before signing in someone new', async () => {
+    amplify.fetchAuthSession.mockResolvedValueOnce(session(claims));
+    amplify.signIn.mockResolvedValue({
+      isSignedIn: false,
+      nextStep: { signInStep: 'CONFIRM_SIGN_IN_WITH_CUSTOM_CHALLENGE' },
+    });
+    amplify.confirmSignIn.mockImplementation(() => {
+      amplify.fetchAuthSession.mockResolvedValue(session(claims));
+      return Promise.resolve({ isSignedIn: true, nextStep: { signInStep: 'DONE' } });
+    });
+    await signInWithPasskeyProof('user-1', 'proof-1', 'sub-1');
+    expect(amplify.signOut.mock.invocationCallOrder[0]).toBeLessThan(
+      amplify.signIn.mock.invocationCallOrder[0]!,
+    );
+  });
+
+  it('fails when Cognito asks for anything but the custom challenge, or does not sign in', async () => {
+    amplify.signIn.mockResolvedValue({ isSignedIn: false, nextStep: { signInStep: 'CONFIRM_SIGN_UP' } });
+    await expect(signInWithPasskeyProof('u', 'p', 'i')).rejects.toThrow(MESSAGES.passkeySignInFailed);
+    amplify.signIn.mockResolvedValue({
+      isSignedIn: false,
+      nextStep: { signInStep: 'CONFIRM_SIGN_IN_WITH_CUSTOM_CHALLENGE' },
+    });
+    amplify.confirmSignIn.mockResolvedValue({
+      isSignedIn: false,
+      nextStep: { signInStep: 'CONFIRM_SIGN_IN_WITH_CUSTOM_CHALLENGE' },
+    });
+    await expect(signInWithPasskeyProof('u', 'p', 'i')).rejects.toThrow(MESSAGES.passkeySignInFailed);
+  });
+
+  it('drops the local tokens even when Amplify sign-out fails', async () => {
+    amplify.signOut.mockRejectedValue(new Error(MESSAGES.networkError));
+    await expect(signOut()).resolves.toBeUndefined();
+    expect(amplify.clearTokens).toHaveBeenCalled();
+  });
+
+  it('reports a refused refresh as the end of the session, but not a network failure', () => {
+    const ended = vi.fn();
+    const unsubscribe = onSessionRevoked(ended);
+    const emit = (name: string) =>
+      amplify.listeners.forEach((listener) =>
+        listener({ payload: { event: 'tokenRefresh_failure', data: { error: { name } } } }),
+      );
+    emit('NetworkError');
+    expect(ended).not.toHaveBeenCalled();
+    emit('NotAuthorizedException');
+    expect(ended).toHaveBeenCalledTimes(1);
+    unsubscribe();
+    emit('NotAuthorizedException');
+    expect(ended).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,113 @@
+import type { Role } from '../../../../shared/constants';
+import type { AdminUserListItem, Invitation, UserProfile } from '../../../../shared/schemas';
+import type { SessionUser } from '../../../../web/src/lib/auth/session-user';
+
+export const USER_ID = '6f1c1f7e-3c5e-4b8a-9a43-2f1d3c4b5a69';
+
+export const sessionUser = (roles: Role[] = ['user'], overrides: Partial<SessionUser> = {}): SessionUser => ({
+  username: USER_ID,
+  userId: USER_ID,
+  email: 'casey@example.com',
+  roles,
+  ...overrides,
+});
+
+/** A profile whose onboarding is done, so no modal opens. */
+export const completeProfile = (overrides: Partial<UserProfile> = {}): UserProfile => ({
+  userId: USER_ID,
+  email: 'casey@example.com',
+  name: 'Casey Jordan',
+  createdAt: '2025-01-02T10:00:00.000Z',
+  updatedAt: '2025-01-02T10:00:00.000Z',
+  preferredName: 'Casey',
+  familyName: 'Jordan',
+  dateOfBirth: '1990-04-15',
+  heightCm: 175,
+  sexAssignedAtBirth: 'female',
+  measurementSystem: 'metric',
+  timezone: 'Europe/Amsterdam',
+  locale: 'en-GB',
+  metadata: { onboardingCompleted: true },
+  ...overrides,
+});
+
+/** A profile straight after activation: only the basics the server knows. */
+export const newProfile = (overrides: Partial<UserProfile> = {}): UserProfile => ({
+  userId: USER_ID,
+  email: 'casey@example.com',
+  name: 'casey@example.com',
+  createdAt: '2025-01-02T10:00:00.000Z',
+  updatedAt: '2025-01-02T10:00:00.000Z',
+  sexAssignedAtBirth: 'prefer-not-to-say',
+  measurementSystem: 'metric',
+  metadata: { onboardingCompleted: false },
+  ...overrides,
+});
+
+export const invitation = (overrides: Partial<Invitation> = {}): Invitation => ({
+  email: 'pending@example.com',
+  status: 'pending',
+  activationCode: 'ABCD2345EFGH6789',
+  roles: ['users'],
+  createdAt: '2025-03-01T09:00:00.000Z',
+  ...overrides,
+});
+
+export const adminUser = (overrides: Partial<AdminUserListItem> = {}): AdminUserListItem => ({
+  userId: '0b7e6b2c-7d1a-4c55-8f0e-1a2b3c4d5e6f',
+  email: 'active@example.com',
+  preferredName: 'Alex',
+  familyName: 'Rivera',
+  roles: ['users'],
+  createdAt: '2025-02-01T09:00:00.000Z',
+  ...overrides,
+});
+
+/** Base64url strings shaped like a real WebAuthn payload (the schemas check the alphabet). */
+export const authenticationResponse = () => ({
+  id: 'Y3JlZGVudGlhbC1pZA',
+  rawId: 'Y3JlZGVudGlhbC1pZA',
+  response: {
+    authenticatorData: 'YXV0aGVudGljYXRvci1kYXRh',
+    clientDataJSON: 'Y2xpZW50LWRhdGEtanNvbg',
+    signature: 'c2lnbmF0dXJl',
+    userHandle: 'dXNlci1oYW5kbGU',
+  },
+  type: 'public-key' as const,
+  clientExtensionResults: {},
+  authenticatorAttachment: 'platform' as const,
+});
+
+export const registrationResponse = () => ({
+  id: 'bmV3LWNyZWRlbnRpYWw',
+  rawId: 'bmV3LWNyZWRlbnRpYWw',
+  response: {
+    clientDataJSON: 'Y2xpZW50LWRhdGEtanNvbg',
+    attestationObject: 'YXR0ZXN0YXRpb24tb2JqZWN0',
+    transports: ['internal'] as AuthenticatorTransport[],
+  },
+  type: 'public-key' as const,
+  clientExtensionResults: {},
+  authenticatorAttachment: 'platform' as const,
+});
+
+export const registrationOptions = () => ({
+  challenge: 'cmVnaXN0cmF0aW9uLWNoYWxsZW5nZQ',
+  rp: { name: 'Metabolic Coaching', id: 'localhost' },
+  user: { id: 'dXNlci1oYW5kbGU', name: 'casey@example.com', displayName: 'casey@example.com' },
+  pubKeyCredParams: [{ type: 'public-key' as const, alg: -7 }],
+  authenticatorSelection: {
+    authenticatorAttachment: 'platform' as const,
+    residentKey: 'required' as const,
+    userVerification: 'required' as const,
+  },
+});
+
+export const authenticationOptions = () => ({
+  challenge: 'c2lnbmluLWNoYWxsZW5nZQ',
+  rpId: 'localhost',
+  allowCredentials: [],
+  userVerification: 'required' as const,
+});
+
+export const passkeyProof = () => ({ userId: USER_ID, cognitoUsername: USER_ID, passkeyProof: 'proof-123' });

@@ -1,0 +1,30 @@
+import { Navigate, Outlet } from 'react-router';
+import type { Role } from '../../../shared/constants';
+import { FullPageSpinner } from '../components/spinner';
+import { paths } from '../config/paths';
+import { useAuth } from '../lib/auth/auth-provider';
+import { hasAnyRole } from '../lib/auth/session-user';
+
+/** Signed-in only: 'Loading...' while the session resolves, /signin when there is none. */
+export function RequireAuth() {
+  const { state } = useAuth();
+  if (state.status === 'loading') return <FullPageSpinner />;
+  if (state.status === 'signed-out') return <Navigate to={paths.signin} replace />;
+  return <Outlet />;
+}
+
+/** Needs one of the roles, else /unauthorized. Sits inside RequireAuth. */
+export function RequireRole({ anyOf }: { anyOf: readonly Role[] }) {
+  const { state } = useAuth();
+  if (state.status !== 'signed-in') return <Navigate to={paths.signin} replace />;
+  if (!hasAnyRole(state.user, anyOf)) return <Navigate to={paths.unauthorized} replace />;
+  return <Outlet />;
+}
+
+/** /signin is for signed-out visitors; a signed-in one goes to the dashboard. */
+export function GuestOnly() {
+  const { state } = useAuth();
+  if (state.status === 'loading') return <FullPageSpinner />;
+  if (state.status === 'signed-in') return <Navigate to={paths.dashboard} replace />;
+  return <Outlet />;
+}

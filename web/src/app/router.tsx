@@ -1,0 +1,150 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { FullPageSpinner } from '../components/spinner';
+import { paths } from '../config/paths';
+import { GuestOnly, RequireAuth, RequireRole } from './guards';
+import { RouteError } from './route-error';
+
+/** A lazily loaded route module: each page is its own chunk. */
+const page =
+  <Module,>(load: () => Promise<Module>, pick: (module: Module) => ComponentType) =>
+  async () => ({ Component: pick(await load()) });
+
+const toDashboard = <Navigate to={paths.dashboard} replace />;
+
+/** Every route of SPEC section 2. Guards are eager (tiny); pages load on demand. */
+export const routes: RouteObject[] = [
+  {
+    ErrorBoundary: RouteError,
+    HydrateFallback: FullPageSpinner,
+    children: [
+      { path: paths.root, element: toDashboard },
+      {
+        element: <GuestOnly />,
+        children: [
+          {
+            path: paths.signin,
+            lazy: page(
+              () => import('../features/auth/signin-page'),
+              (m) => m.SignInPage,
+            ),
+          },
+        ],
+      },
+      {
+        path: paths.activate,
+        lazy: page(
+          () => import('../features/activation/activation-page'),
+          (m) => m.ActivationPage,
+        ),
+      },
+      {
+        path: paths.unauthorized,
+        lazy: page(
+          () => import('./routes/unauthorized'),
+          (m) => m.UnauthorizedPage,
+        ),
+      },
+      {
+        path: paths.dashboard,
+        element: <RequireAuth />,
+        children: [
+          {
+            lazy: page(
+              () => import('../features/dashboard/layout/dashboard-layout'),
+              (m) => m.DashboardLayout,
+            ),
+            children: [
+              {
+                index: true,
+                lazy: page(
+                  () => import('./routes/dashboard-index'),
+                  (m) => m.DashboardIndex,
+                ),
+              },
+              {
+                element: <RequireRole anyOf={['admin']} />,
+                children: [
+                  {
+                    path: paths.users,
+                    lazy: page(
+                      () => import('../features/user-management/user-management-page'),
+                      (m) => m.UserManagementPage,
+                    ),
+                  },
+                  {
+                    path: paths.settings,
+                    lazy: page(
+                      () => import('./routes/placeholders'),
+                      (m) => m.SettingsPage,
+                    ),
+                  },
+                ],
+              },
+              {
+                element: <RequireRole anyOf={['coach']} />,
+                children: [
+                  {
+                    path: paths.clients,
+                    lazy: page(
+                      () => import('../features/clients/clients-page'),
+                      (m) => m.ClientsPage,
+                    ),
+                  },
+                ],
+              },
+              {
+                element: <RequireRole anyOf={['coach', 'admin']} />,
+                children: [
+                  {
+                    path: paths.assessments,
+                    lazy: page(
+                      () => import('./routes/placeholders'),
+                      (m) => m.AssessmentsPage,
+                    ),
+                  },
+                ],
+              },
+              {
+                element: <RequireRole anyOf={['user']} />,
+                children: [
+                  {
+                    path: paths.coach,
+                    lazy: page(
+                      () => import('./routes/placeholders'),
+                      (m) => m.MyCoachPage,
+                    ),
+                  },
+                ],
+              },
+              {
+                path: paths.health,
+                lazy: page(
+                  () => import('../features/health/health-page'),
+                  (m) => m.HealthPage,
+                ),
+              },
+              {
+                path: paths.metrics,
+                lazy: page(
+                  () => import('../features/metrics/metrics-page'),
+                  (m) => m.MetricsPage,
+                ),
+              },
+              {
+                path: paths.profile,
+                lazy: page(
+                  () => import('../features/profile/profile-page'),
+                  (m) => m.ProfilePage,
+                ),
+              },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: toDashboard },
+    ],
+  },
+];
+
+export const createAppRouter = () => createBrowserRouter(routes);

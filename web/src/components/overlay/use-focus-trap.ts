@@ -1,0 +1,73 @@
+import { useEffect, useEffectEvent, type RefObject } from 'react';
+
+const FOCUSABLE = [
+  'a[href]',
+  'button:not([disabled])',
+  'input:not([disabled]):not([type="hidden"])',
+  'select:not([disabled])',
+  'textarea:not([disabled])',
+  '[tabindex]:not([tabindex="-1"])',
+].join(',');
+
+const focusableIn = (container: HTMLElement): HTMLElement[] =>
+  Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.hidden);
+
+interface FocusTrapOptions {
+  /** Called on Escape; omit to ignore Escape (a dialog that must be completed). */
+  onEscape?: (() => void) | undefined;
+  /** Where focus goes back to when the trap ends; defaults to whatever had focus before. */
+  returnFocusTo?: RefObject<HTMLElement | null> | undefined;
+}
+
+/**
+ * Keeps keyboard focus inside `container` while active: focuses the element marked
+ * `data-autofocus` (or the first focusable one, or the container), cycles Tab and Shift+Tab,
+ * handles Escape, and gives focus back when it ends.
+ */
+export const useFocusTrap = (
+  container: RefObject<HTMLElement | null>,
+  active: boolean,
+  { onEscape, returnFocusTo }: FocusTrapOptions = {},
+): void => {
+  const hasEscape = onEscape !== undefined;
+  const escape = useEffectEvent(() => onEscape?.());
+  const returnTarget = useEffectEvent(() => returnFocusTo?.current ?? null);
+
+  useEffect(() => {
+    const root = container.current;
+    if (!active || !root) return undefined;
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const initial = root.querySelector<HTMLElement>('[data-autofocus]') ?? focusableIn(root)[0] ?? root;
+    initial.focus();
+
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && hasEscape) {
+        event.stopPropagation();
+        escape();
+        return;
+      }
+      if (event.key !== 'Tab') return;
+      const items = focusableIn(root);
+      const first = items[0];
+      const last = items[items.length - 1];
+      if (!first || !last) {
+        event.preventDefault();
+        return;
+      }
+      const current = document.activeElement;
+      if (event.shiftKey && (current === first || !root.contains(current))) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && (current === last || !root.contains(current))) {
+        event.preventDefault();
+        first.focus();
+      }
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      const target = returnTarget() ?? previous;
+      if (target?.isConnected) target.focus();
+    };
+  }, [active, container, hasEscape]);
+};

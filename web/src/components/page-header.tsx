@@ -1,0 +1,28 @@
+import { useEffect, type ReactNode } from 'react';
+import { APP_NAME } from '../config/brand';
+
+interface PageHeaderProps {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}
+
+/** The h1 of a dashboard page; also names the browser tab. */
+export function PageHeader({ title, description, actions }: PageHeaderProps) {
+  useDocumentTitle(title);
+  return (
+    <div className="page-header">
+      <div>
+        <h1 className="page-header__title">{title}</h1>
+        {description && <p className="page-header__description">{description}</p>}
+      </div>
+      {actions && <div className="page-header__actions">{actions}</div>}
+    </div>
+  );
+}
+
+export const useDocumentTitle = (title: string): void => {
+  useEffect(() => {
+    document.title = `${title} · ${APP_NAME}`;
+  }, [title]);
+};

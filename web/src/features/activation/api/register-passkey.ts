@@ -1,0 +1,71 @@
+import { useMutation } from '@tanstack/react-query';
+import {
+  registerPasskeyRequestSchema,
+  registerPasskeyResponseSchema,
+  type ActivationVerifyResponse,
+  type PasskeyVerifyResponse,
+} from '../../../../../shared/schemas';
+import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth/auth-provider';
+import { MESSAGES } from '../../../../../shared/messages';
+import {
+  createPasskey,
+  isPlatformAuthenticatorAvailable,
+  isWebAuthnSupported,
+  type RegistrationResponseJSON,
+} from '../../../lib/passkey';
+import type { ActivationInput } from './verify-activation';
+
+export type Verification = Extract<ActivationVerifyResponse, { valid: true }>;
+
+interface RegisterPasskeyInput extends ActivationInput {
+  cognitoUsername: string;
+  registrationResponse: RegistrationResponseJSON;
+  expectedChallenge: string;
+}
+
+/** Stores the new passkey; the answer carries a proof so sign-in needs no second prompt. */
+export const registerPasskey = (input: RegisterPasskeyInput): Promise<PasskeyVerifyResponse> =>
+  apiRequest('/v1/auth/register-passkey', {
+    method: 'POST',
+    body: validateRequest(registerPasskeyRequestSchema, input),
+    auth: false,
+    schema: registerPasskeyResponseSchema,
+  });
+
+export const AUTO_SIGN_IN_FAILED =
+  'Your passkey was created, but signing you in did not work. Please sign in with your passkey.';
+
+/**
+ * Creates the passkey on this device's platform authenticator (SPEC section 5 requires both
+ * WebAuthn and a biometric authenticator), registers it, then signs in with the returned proof.
+ * Never retried: each attempt would prompt the person again.
+ */
+export const useActivateWithPasskey = () => {
+  const { completePasskeySignIn } = useAuth();
+  return useMutation({
+    mutationFn: async ({
+      activation,
+      verification,
+    }: {
+      activation: ActivationInput;
+      verification: Verification;
+    }) => {
+      if (!isWebAuthnSupported()) throw new Error(MESSAGES.webAuthnUnsupported);
+      if (!(await isPlatformAuthenticatorAvailable())) throw new Error(MESSAGES.noPlatformAuthenticator);
+      const registrationResponse = await createPasskey(verification.registrationOptions);
+      const proof = await registerPasskey({
+        ...activation,
+        cognitoUsername: verification.cognitoUsername,
+        registrationResponse,
+        expectedChallenge: verification.registrationOptions.challenge,
+      });
+      try {
+        return await completePasskeySignIn(proof);
+      } catch {
+        throw new Error(AUTO_SIGN_IN_FAILED);
+      }
+    },
+    retry: false,
+  });
+};

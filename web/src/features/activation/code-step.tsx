@@ -1,0 +1,64 @@
+import { useId, type FormEvent } from 'react';
+import { ACTIVATION_CODE_FORMATTED_LENGTH, ACTIVATION_CODE_PLACEHOLDER } from '../../../../shared/constants';
+import { formatActivationCode } from '../../../../shared/activation-code';
+import { MESSAGES } from '../../../../shared/messages';
+import { Alert } from '../../components/alert';
+
+interface CodeStepProps {
+  email: string;
+  code: string;
+  onEmailChange: (email: string) => void;
+  onCodeChange: (code: string) => void;
+  onSubmit: () => void;
+  busy: boolean;
+  error: string | null;
+}
+
+/** Step 1: email and activation code; the code formats itself as XXXX-XXXX-XXXX-XXXX. */
+export function CodeStep({ email, code, onEmailChange, onCodeChange, onSubmit, busy, error }: CodeStepProps) {
+  const codeHint = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit();
+  };
+  return (
+    <form className="form" onSubmit={submit} noValidate={false}>
+      {error && <Alert tone="error">{error}</Alert>}
+      <div className="field">
+        <label htmlFor="activation-email">Email address</label>
+        <input
+          id="activation-email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(event) => onEmailChange(event.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="activation-code">Activation code</label>
+        <input
+          id="activation-code"
+          className="input--code"
+          type="text"
+          required
+          autoComplete="one-time-code"
+          autoCapitalize="characters"
+          spellCheck={false}
+          inputMode="text"
+          placeholder={ACTIVATION_CODE_PLACEHOLDER}
+          maxLength={ACTIVATION_CODE_FORMATTED_LENGTH}
+          aria-describedby={codeHint}
+          value={code}
+          onChange={(event) => onCodeChange(formatActivationCode(event.target.value))}
+        />
+        <p id={codeHint} className="field__hint">
+          The 16-character code from your invitation.
+        </p>
+      </div>
+      <button type="submit" className="button button--primary button--block" disabled={busy} aria-busy={busy}>
+        {busy ? MESSAGES.verifying : 'Verify Code'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,45 @@
+import { MESSAGES } from '../../../../shared/messages';
+import { Alert } from '../../components/alert';
+import { Icon } from '../../components/icon';
+
+interface PasskeyStepProps {
+  email: string;
+  onCreate: () => void;
+  onBack: () => void;
+  busy: boolean;
+  error: string | null;
+}
+
+/** Step 2: create the passkey on this device. */
+export function PasskeyStep({ email, onCreate, onBack, busy, error }: PasskeyStepProps) {
+  return (
+    <section className="stack" aria-labelledby="passkey-step-title">
+      <h2 id="passkey-step-title" className="auth-card__step-title">
+        {MESSAGES.setUpYourPasskey}
+      </h2>
+      <p className="muted">
+        {email ? (
+          <>
+            Your code is confirmed for <strong>{email}</strong>.{' '}
+          </>
+        ) : null}
+        A passkey lets you sign in with Face ID, Touch ID, Windows Hello or your screen lock. It stays on this
+        device and cannot be phished.
+      </p>
+      {error && <Alert tone="error">{error}</Alert>}
+      <button
+        type="button"
+        className="button button--primary button--large button--block"
+        onClick={onCreate}
+        disabled={busy}
+        aria-busy={busy}
+      >
+        <Icon name="key" />
+        {busy ? 'Creating Passkey...' : MESSAGES.createPasskey}
+      </button>
+      <button type="button" className="button button--ghost button--block" onClick={onBack} disabled={busy}>
+        Back
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+import type { PasskeyProof } from '../../../lib/auth/auth-provider';
+import type { SessionUser } from '../../../lib/auth/session-user';
+import { getPasskeyAssertion } from '../../../lib/passkey';
+import { initiateSignIn } from './initiate-signin';
+import { verifyWebauthn } from './verify-webauthn';
+
+/**
+ * The passkey sign-in sequence of SPEC section 4: challenge, device prompt, server verification,
+ * then Cognito custom auth with the proof (completePasskeySignIn). This module, the schemas and
+ * WebAuthn load only when someone asks to sign in (see sign-in-with-passkey.ts).
+ */
+export const runPasskeySignIn = async (
+  completePasskeySignIn: (proof: PasskeyProof) => Promise<SessionUser>,
+): Promise<SessionUser> => {
+  const { sessionId, authenticationOptions } = await initiateSignIn();
+  const authenticationResponse = await getPasskeyAssertion(authenticationOptions);
+  const proof = await verifyWebauthn({ sessionId, authenticationResponse });
+  return completePasskeySignIn(proof);
+};

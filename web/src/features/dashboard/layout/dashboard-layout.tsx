@@ -1,0 +1,48 @@
+import { useRef, useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { Icon } from '../../../components/icon';
+import { useSessionUser } from '../../../lib/auth/auth-provider';
+import { dashboardTitle } from '../nav-items';
+import { DRAWER_ID, MobileDrawer } from './mobile-drawer';
+import { SidebarContent } from './sidebar-content';
+
+/** The signed-in shell: sidebar (a drawer on small screens), header and the page. */
+export function DashboardLayout() {
+  const user = useSessionUser();
+  const { pathname } = useLocation();
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // The drawer belongs to the page it was opened on, so any route change closes it.
+  const [drawerOpenOn, setDrawerOpenOn] = useState<string | null>(null);
+  const drawerOpen = drawerOpenOn === pathname;
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main-content">
+        Skip to main content
+      </a>
+      <aside className="shell__sidebar" aria-label="Sidebar">
+        <SidebarContent />
+      </aside>
+      <div className="shell__body">
+        <header className="topbar">
+          <button
+            ref={menuButton}
+            type="button"
+            className="icon-button topbar__menu"
+            aria-label="Open menu"
+            aria-expanded={drawerOpen}
+            aria-controls={drawerOpen ? DRAWER_ID : undefined}
+            onClick={() => setDrawerOpenOn(pathname)}
+          >
+            <Icon name="menu" />
+          </button>
+          <p className="topbar__title">{dashboardTitle(user.roles)}</p>
+        </header>
+        <main id="main-content" className="shell__main" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+      {drawerOpen && <MobileDrawer onClose={() => setDrawerOpenOn(null)} menuButton={menuButton} />}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { useState, type FormEvent } from 'react';
+import { MESSAGES } from '../../../../../shared/messages';
+import type { UserProfile } from '../../../../../shared/schemas';
+import { Alert } from '../../../components/alert';
+import { Modal } from '../../../components/overlay/modal';
+import { useUpdateProfile } from '../api/update-profile';
+import { defaultMeasurementSystem, formValuesFromProfile, type ProfileFormValues } from '../profile-values';
+import { OnboardingFields, onboardingFieldId } from './onboarding-fields';
+import {
+  ONBOARDING_FIELDS,
+  onboardingUpdate,
+  validateOnboarding,
+  type OnboardingErrors,
+} from './validate-onboarding';
+
+/** The browser's default system until the person has chosen one (SPEC section 9). */
+const initialValues = (profile: UserProfile): ProfileFormValues =>
+  formValuesFromProfile(
+    profile,
+    profile.metadata.onboardingCompleted
+      ? profile.measurementSystem
+      : defaultMeasurementSystem(navigator.language),
+  );
+
+/**
+ * Asks for the health basics while the profile is incomplete and closes once they are saved
+ * (SPEC section 4). It cannot be dismissed: coaching needs these basics.
+ */
+export function OnboardingModal({ profile }: { profile: UserProfile }) {
+  const [values, setValues] = useState(() => initialValues(profile));
+  const [errors, setErrors] = useState<OnboardingErrors>({});
+  const save = useUpdateProfile();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = validateOnboarding(values, new Date());
+    setErrors(found);
+    const first = ONBOARDING_FIELDS.find((field) => found[field]);
+    if (first) return document.getElementById(onboardingFieldId(first, values))?.focus();
+    save.mutate(onboardingUpdate(values));
+  };
+
+  return (
+    <Modal
+      title="Complete Your Profile"
+      description="A few basics help your coach tailor your plan. You can change them later in Profile."
+      size="lg"
+    >
+      <form className="form" onSubmit={submit} noValidate>
+        {save.isError && (
+          <Alert tone="error" title={MESSAGES.onboardingSaveFailed}>
+            {save.error.message && <p>{save.error.message}</p>}
+          </Alert>
+        )}
+        <OnboardingFields values={values} errors={errors} onChange={setValues} />
+        <div className="form__actions">
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={save.isPending}
+            aria-busy={save.isPending}
+          >
+            {save.isPending ? MESSAGES.saving : 'Save and Continue'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

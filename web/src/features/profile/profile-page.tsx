@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { MESSAGES } from '../../../../shared/messages';
+import type { UserProfile } from '../../../../shared/schemas';
+import { Alert } from '../../components/alert';
+import { PageHeader } from '../../components/page-header';
+import { Spinner } from '../../components/spinner';
+import { useSessionUser } from '../../lib/auth/auth-provider';
+import { reloadPage } from '../../lib/browser';
+import { errorMessage } from '../../lib/errors';
+import { useProfile } from './api/get-profile';
+import { ProfileForm } from './profile-form';
+import { ProfileSection, ProfileView } from './profile-view';
+import { ROLE_BADGES } from './profile-values';
+
+export function ProfilePage() {
+  const profile = useProfile();
+  const [editing, setEditing] = useState(false);
+
+  if (profile.isPending) return <Spinner />;
+  if (profile.isError) {
+    return (
+      <>
+        <PageHeader title="Profile" />
+        <Alert tone="error" title={MESSAGES.profileLoadFailed}>
+          <p>{errorMessage(profile.error, MESSAGES.profileLoadFallback)}</p>
+        </Alert>
+        <button type="button" className="button button--primary" onClick={reloadPage}>
+          Retry
+        </button>
+      </>
+    );
+  }
+  return (
+    <>
+      <PageHeader
+        title="Profile"
+        description="Your personal details help your coach tailor your plan."
+        actions={
+          !editing && (
+            <button type="button" className="button button--primary" onClick={() => setEditing(true)}>
+              Edit Profile
+            </button>
+          )
+        }
+      />
+      <div className="stack">
+        {editing ? (
+          <ProfileForm profile={profile.data} onDone={() => setEditing(false)} />
+        ) : (
+          <ProfileView profile={profile.data} />
+        )}
+        <AccountInformation profile={profile.data} />
+      </div>
+    </>
+  );
+}
+
+/** Email, the user id for support and the roles, none of them editable here. */
+function AccountInformation({ profile }: { profile: UserProfile }) {
+  const user = useSessionUser();
+  return (
+    <ProfileSection title="Account Information">
+      <dl className="details">
+        <div className="details__item">
+          <dt>Email</dt>
+          <dd>{profile.email}</dd>
+        </div>
+        <div className="details__item">
+          <dt>Roles</dt>
+          <dd>
+            <ul className="badge-list" aria-label="Roles">
+              {user.roles.map((role) => (
+                <li key={role} className="badge badge--primary">
+                  {ROLE_BADGES[role]}
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </div>
+      </dl>
+      <div className="field">
+        <label htmlFor="profile-user-id">User ID</label>
+        <input
+          id="profile-user-id"
+          className="input--code"
+          readOnly
+          value={profile.userId}
+          aria-describedby="profile-user-id-hint"
+        />
+        <p id="profile-user-id-hint" className="field__hint">
+          Share this ID with support so they can find your account.
+        </p>
+      </div>
+    </ProfileSection>
+  );
+}

@@ -1,0 +1,35 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { RoleGroup } from '../../../../../shared/constants';
+import {
+  createInvitationRequestSchema,
+  invitationSchema,
+  type Invitation,
+} from '../../../../../shared/schemas';
+import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { invitationsQueryKey } from './get-invitations';
+import { usersQueryKey } from './get-users';
+
+export interface CreateInvitationInput {
+  email: string;
+  roles: RoleGroup[];
+}
+
+/** Answers the invitation with its activation code. */
+export const createInvitation = (input: CreateInvitationInput): Promise<Invitation> =>
+  apiRequest('/internal/v1/admin/invitations', {
+    method: 'POST',
+    body: validateRequest(createInvitationRequestSchema, input),
+    schema: invitationSchema,
+  });
+
+export const useCreateInvitation = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createInvitation,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: invitationsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: usersQueryKey }),
+      ]),
+  });
+};

@@ -1,0 +1,12 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { adminUserListSchema, type AdminUserListItem } from '../../../../../shared/schemas';
+import { apiRequest } from '../../../lib/api-client';
+
+export const usersQueryKey = ['admin', 'users'] as const;
+
+export const getUsers = async (): Promise<AdminUserListItem[]> =>
+  (await apiRequest('/internal/v1/admin/users', { schema: adminUserListSchema })).users;
+
+export const usersQueryOptions = () => queryOptions({ queryKey: usersQueryKey, queryFn: getUsers });
+
+export const useUsers = () => useQuery(usersQueryOptions());

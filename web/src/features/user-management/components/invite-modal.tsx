@@ -1,0 +1,23 @@
+import { useState } from 'react';
+import type { Invitation } from '../../../../../shared/schemas';
+import { Modal } from '../../../components/overlay/modal';
+import { InvitationCreated } from './invitation-created';
+import { InviteForm } from './invite-form';
+
+/** Invite, then show the code to pass on. */
+export function InviteModal({ onClose }: { onClose: () => void }) {
+  const [created, setCreated] = useState<Invitation | null>(null);
+  return (
+    <Modal
+      title="Invite User"
+      description={created ? undefined : 'They will get an activation code to set up a passkey.'}
+      onClose={onClose}
+    >
+      {created ? (
+        <InvitationCreated invitation={created} onDone={onClose} />
+      ) : (
+        <InviteForm onCreated={setCreated} onCancel={onClose} />
+      )}
+    </Modal>
+  );
+}

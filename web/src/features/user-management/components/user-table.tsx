@@ -1,0 +1,70 @@
+import { MESSAGES } from '../../../../../shared/messages';
+import { EmptyState } from '../../../components/empty-state';
+import type { UserEntry } from '../merge-entries';
+import type { TabId } from './user-tabs';
+
+const EMPTY: Record<TabId, string> = {
+  all: MESSAGES.noUsers,
+  pending: MESSAGES.noPendingInvitations,
+  activated: MESSAGES.noActivatedUsers,
+};
+
+const ROLE_LABEL = { admin: 'Admin', coach: 'Coach', user: 'User' } as const;
+
+interface UserTableProps {
+  entries: UserEntry[];
+  tab: TabId;
+  onDelete: (entry: UserEntry) => void;
+  deletingEmail: string | null;
+}
+
+export function UserTable({ entries, tab, onDelete, deletingEmail }: UserTableProps) {
+  if (entries.length === 0) return <EmptyState>{EMPTY[tab]}</EmptyState>;
+  return (
+    <div className="table-scroll" role="region" aria-label="Users" tabIndex={0}>
+      <table className="table">
+        <thead>
+          <tr>
+            {['Email', 'Name', 'Status', 'Roles', 'Created', 'Actions'].map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((entry) => (
+            <tr key={`${entry.status}-${entry.key}`}>
+              <td className="table__email">{entry.email}</td>
+              <td>{entry.name || <span className="muted">Not set</span>}</td>
+              <td>
+                <span className={`badge ${entry.status === 'pending' ? 'badge--warning' : 'badge--success'}`}>
+                  {entry.status === 'pending' ? 'Pending' : 'Activated'}
+                </span>
+              </td>
+              <td>
+                {entry.roles.map((role) => ROLE_LABEL[role]).join(', ') || (
+                  <span className="muted">None</span>
+                )}
+              </td>
+              <td>{new Date(entry.createdAt).toLocaleDateString()}</td>
+              <td>
+                {entry.status === 'pending' && (
+                  <button
+                    type="button"
+                    className="button button--danger button--small"
+                    aria-label={`Delete invitation for ${entry.email}`}
+                    onClick={() => onDelete(entry)}
+                    disabled={deletingEmail === entry.email}
+                  >
+                    {deletingEmail === entry.email ? 'Deleting...' : 'Delete'}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import type { Role, RoleGroup } from '../../../../shared/constants';
+import { ROLE_GROUPS } from '../../../../shared/constants';
+import { roleOfGroup } from '../../../../shared/roles';
+import type { AdminUserListItem, Invitation } from '../../../../shared/schemas';
+
+export type EntryStatus = 'pending' | 'activated';
+
+export interface UserEntry {
+  /** userId for people, email for pending invitations. */
+  key: string;
+  email: string;
+  name: string;
+  status: EntryStatus;
+  roles: Role[];
+  createdAt: string;
+  activationCode?: string;
+}
+
+const isGroup = (value: string): value is RoleGroup => (ROLE_GROUPS as readonly string[]).includes(value);
+const ROLE_NAMES: readonly string[] = ['admin', 'coach', 'user'];
+
+/** Roles from group names (admins) or role names (admin), in a stable order. */
+export const toRoles = (values: readonly string[]): Role[] => {
+  const roles = new Set(
+    values.map((v) => (isGroup(v) ? roleOfGroup(v) : v)).filter((v) => ROLE_NAMES.includes(v)),
+  );
+  return (['admin', 'coach', 'user'] as const).filter((role) => roles.has(role));
+};
+
+const fullName = (user: AdminUserListItem) => [user.preferredName, user.familyName].filter(Boolean).join(' ');
+
+/**
+ * The merged admin list of SPEC section 3: every user is an 'activated' entry; a pending
+ * invitation without a userId is a 'pending' entry keyed by email; an invitation whose userId
+ * matches a user only lends that user its email and activation code. Newest first.
+ */
+export const mergeEntries = (
+  users: readonly AdminUserListItem[],
+  invitations: readonly Invitation[],
+): UserEntry[] => {
+  const invitationByUser = new Map(invitations.filter((i) => i.userId).map((i) => [i.userId, i]));
+  const activated = users.map((user): UserEntry => {
+    const invitation = invitationByUser.get(user.userId);
+    return {
+      key: user.userId,
+      email: invitation?.email ?? user.email,
+      name: fullName(user),
+      status: 'activated',
+      roles: toRoles(user.roles),
+      createdAt: user.createdAt,
+      ...(invitation ? { activationCode: invitation.activationCode } : {}),
+    };
+  });
+  const pending = invitations
+    .filter((i) => !i.userId && i.status === 'pending')
+    .map((i): UserEntry => ({
+      key: i.email,
+      email: i.email,
+      name: '',
+      status: 'pending',
+      roles: toRoles(i.roles),
+      createdAt: i.createdAt,
+      activationCode: i.activationCode,
+    }));
+  return [...pending, ...activated].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+};

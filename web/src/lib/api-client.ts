@@ -1,0 +1,112 @@
+/**
+ * The one way the SPA calls the product API (SPEC sections 7 and 8): JSON both ways, the id
+ * token as a bearer, error text from the answer, and every answer checked against a shared schema.
+ */
+import type { z } from 'zod';
+import { RETRYABLE_STATUS_CODES } from '../../../shared/constants';
+import { apiErrorFallback, MESSAGES } from '../../../shared/messages';
+import { getWebConfig } from '../config/web-config';
+import { getIdToken } from './auth/cognito';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The answer did not have the shape the contract promises. */
+export class UnexpectedResponseError extends Error {
+  override readonly name = 'UnexpectedResponseError';
+  constructor() {
+    super('The server sent an unexpected answer. Please try again.');
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+interface RequestOptions<Schema extends z.ZodType> {
+  method?: Method;
+  body?: unknown;
+  /** Validates the answer; omit only for answers without a body (204). */
+  schema?: Schema;
+  /** Send the id token (default true); the /v1/auth/* calls are public. */
+  auth?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Error text as SPEC section 8 says: JSON `message`, else the raw body, else status and text. */
+const errorText = async (response: Response): Promise<string> => {
+  const body = await response.text().catch(() => '');
+  if (body.trim()) {
+    try {
+      const parsed: unknown = JSON.parse(body);
+      if (parsed && typeof parsed === 'object' && 'message' in parsed && typeof parsed.message === 'string') {
+        if (parsed.message) return parsed.message;
+      }
+    } catch {
+      // not JSON: the raw text is the message
+    }
+    return body;
+  }
+  return apiErrorFallback(response.status, response.statusText);
+};
+
+export function apiRequest<Schema extends z.ZodType>(
+  path: string,
+  options: RequestOptions<Schema> & { schema: Schema },
+): Promise<z.output<Schema>>;
+export function apiRequest(
+  path: string,
+  options?: RequestOptions<z.ZodType> & { schema?: undefined },
+): Promise<void>;
+export async function apiRequest<Schema extends z.ZodType>(
+  path: string,
+  { method = 'GET', body, schema, auth = true, signal }: RequestOptions<Schema> = {},
+): Promise<z.output<Schema> | undefined> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  if (auth) {
+    const token = await getIdToken();
+    if (!token) throw new ApiError(401, MESSAGES.noIdToken);
+    headers.Authorization = `Bearer ${token}`;
+  }
+  const response = await fetch(`${getWebConfig().apiBaseUrl}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(signal ? { signal } : {}),
+  });
+  if (!response.ok) throw new ApiError(response.status, await errorText(response));
+  if (response.status === 204 || !schema) return undefined;
+  const data: unknown = await response.json().catch(() => {
+    throw new UnexpectedResponseError();
+  });
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw new UnexpectedResponseError();
+  return parsed.data;
+}
+
+/**
+ * Validates a request body before it leaves the browser; throws the first schema message, which
+ * is the SPEC's wording for that field.
+ */
+export const validateRequest = <Schema extends z.ZodType>(
+  schema: Schema,
+  body: unknown,
+): z.output<Schema> => {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'Invalid request');
+  return parsed.data;
+};
+
+/**
+ * Worth one more try (SPEC section 8): throttling and server-side failures, and network errors
+ * (fetch rejects with a TypeError). A 4xx answer will not change on a retry.
+ */
+export const isRetryableError = (error: unknown): boolean => {
+  if (error instanceof ApiError) return RETRYABLE_STATUS_CODES.includes(error.status);
+  return error instanceof TypeError;
+};

@@ -1,0 +1,89 @@
+/**
+ * The only way into Amplify. Everything else calls these verbs, so the vendor can be mocked (or
+ * replaced) at one boundary. Session reads load with the app; the sign-in calls load on demand
+ * (cognito-sign-in.ts), which keeps them off the first load of /signin.
+ */
+import { Amplify } from 'aws-amplify';
+import { fetchAuthSession, signOut as amplifySignOut } from 'aws-amplify/auth';
+import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
+import { Hub } from 'aws-amplify/utils';
+import { MESSAGES } from '../../../../shared/messages';
+import type { WebEnv } from '../../config/env';
+import { sessionUserFromClaims, type SessionUser } from './session-user';
+
+const absolute = (urlOrPath: string) => new URL(urlOrPath, window.location.origin).toString();
+
+export const configureAuth = (env: WebEnv): void => {
+  Amplify.configure({
+    Auth: {
+      Cognito: {
+        userPoolId: env.userPoolId,
+        userPoolClientId: env.userPoolClientId,
+        // Local mode serves a Cognito-compatible endpoint same-origin (DESIGN section 2).
+        ...(env.cognitoEndpoint ? { userPoolEndpoint: absolute(env.cognitoEndpoint) } : {}),
+      },
+    },
+  });
+};
+
+/** The current id token (refreshed by Amplify when about to expire), or undefined when signed out. */
+export const getIdToken = async (): Promise<string | undefined> => {
+  try {
+    const session = await fetchAuthSession();
+    return session.tokens?.idToken?.toString();
+  } catch {
+    return undefined;
+  }
+};
+
+/** The signed-in user from the stored session, or null. A refused refresh reads as signed out. */
+export const getSessionUser = async (): Promise<SessionUser | null> => {
+  try {
+    const session = await fetchAuthSession();
+    const payload = session.tokens?.idToken?.payload;
+    return payload ? sessionUserFromClaims(payload) : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Calls back when Cognito refuses to refresh the session (revoked or expired refresh token): SPEC
+ * section 4, "a not-authorized failure yields signed-out". A network failure keeps the session.
+ * Answers the unsubscribe function.
+ */
+export const onSessionRevoked = (callback: () => void): (() => void) =>
+  Hub.listen('auth', ({ payload }) => {
+    if (payload.event !== 'tokenRefresh_failure') return;
+    if (payload.data?.error?.name.startsWith('NotAuthorizedException')) callback();
+  });
+
+/** Signs out; local tokens are gone afterwards even when revoking them on the server fails. */
+export const signOut = async (): Promise<void> => {
+  try {
+    await amplifySignOut();
+  } catch {
+    // Amplify already proceeds after a failed revoke; should anything else fail, drop the
+    // stored tokens directly so the person is not signed in again on the next load.
+    await cognitoUserPoolsTokenProvider.tokenOrchestrator.clearTokens().catch(() => undefined);
+  }
+};
+
+/**
+ * Steps 4 and 5 of the passkey sign-in sequence (SPEC section 4): a custom-flow sign-in without
+ * SRP for the Cognito username, then the single-use proof as the challenge answer.
+ */
+export const signInWithPasskeyProof = async (
+  cognitoUsername: string,
+  proof: string,
+  userId: string,
+): Promise<SessionUser> => {
+  // Amplify refuses to start a sign-in while someone is signed in (an admin trying an
+  // activation link in the same browser, say): the new person wins.
+  if (await getSessionUser()) await signOut();
+  const { customSignInWithProof } = await import('./cognito-sign-in');
+  await customSignInWithProof(cognitoUsername, proof, userId);
+  const user = await getSessionUser();
+  if (!user) throw new Error(MESSAGES.passkeySignInFailed);
+  return user;
+};

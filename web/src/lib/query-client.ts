@@ -1,0 +1,29 @@
+import { QueryClient } from '@tanstack/react-query';
+import {
+  MUTATION_RETRY,
+  QUERY_GC_TIME_MS,
+  QUERY_RETRY,
+  QUERY_STALE_TIME_MS,
+} from '../../../shared/constants';
+import { isRetryableError } from './api-client';
+
+/**
+ * Cache policy of SPEC sections 7 and 9: 60 s stale, 5-minute retention, one retry, no refetch
+ * on focus, refetch on mount; mutations retry once. The single retry is spent only on failures
+ * SPEC section 8 calls retryable (see docs/decisions/023-retry-only-retryable-failures.md).
+ */
+export const createQueryClient = (): QueryClient =>
+  new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: QUERY_STALE_TIME_MS,
+        gcTime: QUERY_GC_TIME_MS,
+        retry: (failureCount, error) => failureCount < QUERY_RETRY && isRetryableError(error),
+        refetchOnWindowFocus: false,
+        refetchOnMount: true,
+      },
+      mutations: {
+        retry: (failureCount, error) => failureCount < MUTATION_RETRY && isRetryableError(error),
+      },
+    },
+  });
