@@ -85,6 +85,7 @@ const lambdaEnvironment = (
   AWS_ENDPOINT_URL_DYNAMODB: dynamoDbEndpoint,
   AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: `${origin}${COGNITO_PATH}`,
   USER_POOL_ID: LOCAL_USER_POOL_ID,
+  USER_POOL_CLIENT_ID: LOCAL_CLIENT_ID,
   WEBAUTHN_RP_ID: 'localhost',
   WEBAUTHN_RP_NAME: 'Metabolic Health Coaching',
   WEBAUTHN_ORIGINS: origin,

@@ -103,6 +103,11 @@ export class PlatformStack extends Stack {
         fn.allowUserPool(this.auth.userPool, route.cognitoActions);
         // API Gateway proxies the Lambda's response as is: the handler must add the CORS header itself.
         fn.function.addEnvironment('CORS_ALLOW_ORIGIN', this.site.origin);
+        // API Gateway's Cognito authorizer accepts an id token of any client of the pool: the
+        // handler checks the audience is this app's client (lambdas/common/http.ts).
+        if (route.auth !== 'public') {
+          fn.function.addEnvironment('USER_POOL_CLIENT_ID', this.auth.client.userPoolClientId);
+        }
         if (route.webauthn) {
           for (const [name, value] of Object.entries(webauthnEnvironment))
             fn.function.addEnvironment(name, value);

@@ -28,6 +28,10 @@ export const tableName = (key: TableKey): string => {
 
 export const userPoolId = (): string => read(z.object({ USER_POOL_ID: required }), process.env).USER_POOL_ID;
 
+/** The app client whose id tokens the API accepts (the `aud` claim). */
+export const userPoolClientId = (): string =>
+  read(z.object({ USER_POOL_CLIENT_ID: required }), process.env).USER_POOL_CLIENT_ID;
+
 export interface WebauthnConfig {
   readonly rpId: string;
   readonly rpName: string;

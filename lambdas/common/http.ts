@@ -18,6 +18,7 @@ import {
   UnsupportedMediaType,
 } from './errors';
 import { logger } from './logger';
+import { userPoolClientId } from './env';
 
 /** The signed-in caller, from the id token that API Gateway's authorizer verified. */
 export interface Caller {
@@ -92,6 +93,8 @@ const callerFrom = (event: APIGatewayProxyEvent): Caller | null => {
     event.requestContext?.authorizer as { claims?: Record<string, unknown> } | null
   )?.claims;
   if (!claims || claims.token_use !== 'id' || typeof claims.sub !== 'string') return null;
+  // The authorizer checked signature, issuer and expiry, but accepts any app client of the pool.
+  if (claims.aud !== userPoolClientId()) return null;
   return {
     sub: claims.sub,
     username: typeof claims['cognito:username'] === 'string' ? claims['cognito:username'] : claims.sub,
@@ -126,7 +129,7 @@ export const httpHandler =
   async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const route = `${event.httpMethod} ${event.resource}`;
     try {
-      const caller = callerFrom(event);
+      const caller = options.auth === 'public' ? null : callerFrom(event);
       authorize(options.auth, caller);
       const body = (options.body ? parseBody(event, options.body) : undefined) as BodyOf<S>;
       const pathParameters = Object.fromEntries(

@@ -271,6 +271,7 @@ describe('Lambda functions', () => {
       ...(definition.cognitoActions.length > 0 ? ['USER_POOL_ID'] : []),
       ...(definition.webauthn ? ['WEBAUTHN_RP_ID', 'WEBAUTHN_RP_NAME', 'WEBAUTHN_ORIGINS'] : []),
       ...(route.method ? ['CORS_ALLOW_ORIGIN'] : []),
+      ...(route.auth && route.auth !== 'public' ? ['USER_POOL_CLIENT_ID'] : []),
     ];
     const environment = environmentOf(prod, definition.id);
     expect(Object.keys(environment).sort()).toEqual(expected.sort());
@@ -292,6 +293,13 @@ describe('Lambda functions', () => {
     const poolRef = { Ref: logicalIdOf(prod.stack, prod.stack.auth.userPool) };
     for (const definition of ALL_FUNCTIONS.filter((fn) => fn.cognitoActions.length > 0)) {
       expect(environmentOf(prod, definition.id).USER_POOL_ID).toEqual(poolRef);
+    }
+  });
+
+  it('gives every authenticated route the app client id to check the token audience against', () => {
+    const clientRef = { Ref: logicalIdOf(prod.stack, prod.stack.auth.client) };
+    for (const route of ROUTES.filter((r) => r.auth !== 'public')) {
+      expect(environmentOf(prod, route.id).USER_POOL_CLIENT_ID).toEqual(clientRef);
     }
   });
 

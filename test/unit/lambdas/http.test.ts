@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { Conflict } from '../../../lambdas/common/errors';
 import { httpHandler, noContent, ok } from '../../../lambdas/common/http';
@@ -13,7 +13,20 @@ const mine = httpHandler({ auth: 'user' }, async ({ caller }) =>
   ok({ sub: caller.sub, groups: caller.groups }),
 );
 const adminOnly = httpHandler({ auth: 'admin' }, async () => noContent());
-const idClaims = { sub: '6f1c2a52-94f1-4c1e-9a61-2f3f7d0b8c11', token_use: 'id', email: 'a@b.co' };
+const CLIENT_ID = 'app-client';
+const idClaims = {
+  sub: '6f1c2a52-94f1-4c1e-9a61-2f3f7d0b8c11',
+  token_use: 'id',
+  email: 'a@b.co',
+  aud: CLIENT_ID,
+};
+
+beforeEach(() => {
+  vi.stubEnv('USER_POOL_CLIENT_ID', CLIENT_ID);
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe('the HTTP wrapper', () => {
   it('parses and validates a JSON body and answers JSON that is never cached', async () => {
@@ -62,6 +75,12 @@ describe('the HTTP wrapper', () => {
   it('answers 401 to an authenticated route without verified id-token claims', async () => {
     expect((await call(mine, { method: 'GET' })).status).toBe(401);
     expect((await call(mine, { method: 'GET', claims: { ...idClaims, token_use: 'access' } })).status).toBe(
+      401,
+    );
+  });
+
+  it("answers 401 to another app client's id token, which the authorizer would let through", async () => {
+    expect((await call(mine, { method: 'GET', claims: { ...idClaims, aud: 'another-client' } })).status).toBe(
       401,
     );
   });
