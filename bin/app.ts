@@ -1,4 +1,4 @@
-// The CDK app: one stack per stage, chosen with `-c stage=<name>` (see docs/deploy.md).
+// The CDK app: one stack per stage, chosen with `-c stage=<name>` (see README, "Deploying to AWS").
 import { App } from 'aws-cdk-lib';
 import { definePlatform } from '../infra/stacks/platform-app';
 import { StageConfigError } from '../infra/stacks/stage-config';
