@@ -56,6 +56,13 @@ const verify = async (
   throw rejected();
 };
 
+/**
+ * A registration whose challenge is gone lost a race with one that used the code (409), or came too
+ * late or without a ceremony (400): the invitation, read again, tells which.
+ */
+const rejectedOrUsed = async (email: string) =>
+  (await getInvitation(email))?.codeUsed ? new Conflict(API_MESSAGES.activationCodeUsed) : rejected();
+
 /** Index of the code-used condition in the transaction, to tell a used code from an expired challenge. */
 const CODE_ITEM = 1;
 
@@ -67,7 +74,8 @@ export const handler = httpHandler(
     if (invitation.codeUsed) throw new Conflict(API_MESSAGES.activationCodeUsed);
 
     const pending = await findRegistrationChallenge(invitation.email);
-    if (!pending || pending.cognitoUsername !== body.cognitoUsername) throw rejected();
+    if (!pending) throw await rejectedOrUsed(invitation.email);
+    if (pending.cognitoUsername !== body.cognitoUsername) throw rejected();
     if (body.expectedChallenge !== undefined && !secretsEqual(body.expectedChallenge, pending.challenge))
       throw rejected();
 
@@ -112,10 +120,15 @@ export const handler = httpHandler(
       );
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
-      if (error.CancellationReasons?.[CODE_ITEM]?.Code === 'ConditionalCheckFailed') {
+      const reasons = error.CancellationReasons ?? [];
+      // The code was used meanwhile, or another registration with it is committing right now.
+      if (
+        reasons[CODE_ITEM]?.Code === 'ConditionalCheckFailed' ||
+        reasons.some((r) => r.Code === 'TransactionConflict')
+      ) {
         throw new Conflict(API_MESSAGES.activationCodeUsed);
       }
-      throw rejected();
+      throw await rejectedOrUsed(invitation.email);
     }
 
     const passkeyProof = await issuePasskeyProof({
