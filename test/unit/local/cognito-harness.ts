@@ -12,13 +12,11 @@ import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
   CognitoIdentityProviderClient,
-  InitiateAuthCommand,
-  RespondToAuthChallengeCommand,
-  type AuthenticationResultType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { JwtRsaVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { expect, onTestFinished } from 'vitest';
+import { customAuth, type Tokens } from '../../fixtures/custom-auth';
 import type { CustomAuthTriggers } from '../../../infra/local/cognito/config';
 import { localJwksFetcher } from '../../../infra/local/cognito/jwks-fetcher';
 import {
@@ -160,30 +158,11 @@ export const createUser = async (
 };
 
 /** The whole custom-auth sign-in as Amplify performs it. */
-export const signIn = async (
+export const signIn = (
   client: CognitoIdentityProviderClient,
   username: string,
   answer = ANSWER,
-): Promise<Required<Pick<AuthenticationResultType, 'AccessToken' | 'IdToken' | 'RefreshToken'>>> => {
-  const started = await client.send(
-    new InitiateAuthCommand({
-      AuthFlow: 'CUSTOM_AUTH',
-      ClientId: CLIENT_ID,
-      AuthParameters: { USERNAME: username },
-    }),
-  );
-  const done = await client.send(
-    new RespondToAuthChallengeCommand({
-      ClientId: CLIENT_ID,
-      ChallengeName: 'CUSTOM_CHALLENGE',
-      Session: started.Session,
-      ChallengeResponses: { USERNAME: started.ChallengeParameters?.['USERNAME'] ?? username, ANSWER: answer },
-    }),
-  );
-  const { AccessToken, IdToken, RefreshToken } = done.AuthenticationResult ?? {};
-  if (!AccessToken || !IdToken || !RefreshToken) throw new Error('sign-in answered no tokens');
-  return { AccessToken, IdToken, RefreshToken };
-};
+): Promise<Tokens> => customAuth(client, CLIENT_ID, username, answer);
 
 /** Real verifiers with a fresh cache, so every call reads the JWKS the server serves now. */
 export const verifiers = (issuer: string, jwksUri: string) => {
