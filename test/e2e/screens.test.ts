@@ -1,0 +1,131 @@
+/**
+ * axe-core and screenshots of the five screens issue 4 names (/signin, /activate, the dashboard,
+ * Profile, User Management) at 1280x800 and 390x844. Independent of the journeys: its admin and a
+ * pending invitation come from `npm run invite` against the same running stack.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { runInvite } from '../fixtures/npm-start';
+import { expectNoSeriousViolations, saveScreenshot } from './support/audit';
+import { DESKTOP, launchChromium, openDeviceForTest, PHONE, type Viewport } from './support/browser';
+import type { OnboardingDetails } from './support/people';
+import {
+  activateFromLink,
+  completeOnboarding,
+  heading,
+  onboardingDialog,
+  openUserManagement,
+  waitForPath,
+} from './support/ui';
+
+const VIEWPORTS: readonly Viewport[] = [DESKTOP, PHONE];
+const origin = inject('origin');
+
+const SCREENS_ADMIN = 'screens.admin@example.com';
+const SCREENS_ADMIN_DETAILS: OnboardingDetails = {
+  preferredName: 'Sam',
+  familyName: 'Rivera',
+  dateOfBirth: '1982-03-14',
+  height: { cm: 178 },
+};
+
+/** `npm run invite -- --email ... --role ...` against the running stack; answers the printed link. */
+const inviteFromCli = (email: string, role: 'admins' | 'coaches' | 'users'): string => {
+  const result = runInvite(['--email', email, '--role', role], { LOCAL_DATA_DIR: inject('localDataDir') });
+  expect(result.status, result.stderr).toBe(0);
+  const link = /^Activation link: (\S+)$/m.exec(result.stdout)?.[1];
+  if (!link) throw new Error(`npm run invite printed no link:\n${result.stdout}`);
+  return link;
+};
+
+let browser: Browser;
+let adminLink: string;
+let pendingLink: string;
+
+beforeAll(async () => {
+  adminLink = inviteFromCli(SCREENS_ADMIN, 'admins');
+  pendingLink = inviteFromCli('new.client@example.com', 'users');
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Waits for the screen to settle, runs axe, and saves the screenshot at this viewport. */
+const audit = async (page: Page, screen: string, viewport: Viewport) => {
+  await expectNoSeriousViolations(page, `${screen} at ${viewport.width}x${viewport.height}`);
+  await saveScreenshot(page, screen, viewport);
+};
+
+describe('accessibility and screenshots', () => {
+  test('/signin and /activate have no serious or critical axe violation at both sizes', async () => {
+    const { page } = await openDeviceForTest(browser, origin);
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await page.goto('/signin');
+      await heading(page, 'Welcome back').waitFor();
+      await page.getByRole('button', { name: 'Sign In with Passkey', exact: true }).waitFor();
+      await audit(page, 'signin', viewport);
+
+      await page.goto(pendingLink);
+      await heading(page, 'Activate Your Account').waitFor();
+      await expect
+        .poll(() => page.getByLabel('Activation code', { exact: true }).inputValue())
+        .toBe(new URL(pendingLink).searchParams.get('code'));
+      await audit(page, 'activate', viewport);
+    }
+  });
+
+  test('the dashboard, Profile and User Management have no serious or critical axe violation at both sizes', async () => {
+    const { page } = await openDeviceForTest(browser, origin);
+    await activateFromLink(page, adminLink, SCREENS_ADMIN, {
+      onPasskeyStep: () => expectNoSeriousViolations(page, 'activation step 2'),
+    });
+    await onboardingDialog(page).waitFor();
+    await expectNoSeriousViolations(page, 'the onboarding modal');
+    await completeOnboarding(page, SCREENS_ADMIN_DETAILS);
+
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await page.goto('/dashboard');
+      await heading(page, `Welcome back, ${SCREENS_ADMIN_DETAILS.preferredName}!`).waitFor();
+      await page.getByRole('heading', { level: 2, name: 'My Health', exact: true }).waitFor();
+      await audit(page, 'dashboard', viewport);
+
+      await page.goto('/dashboard/profile');
+      await heading(page, 'Profile').waitFor();
+      await page.getByRole('button', { name: 'Edit Profile', exact: true }).waitFor();
+      await audit(page, 'profile', viewport);
+
+      await page.goto('/dashboard/users');
+      await waitForPath(page, '/dashboard/users');
+      await openUserManagement(page);
+      await page.getByRole('row').filter({ hasText: 'new.client@example.com' }).waitFor();
+      await audit(page, 'user-management', viewport);
+    }
+
+    // The states the screenshots do not show: Profile in edit mode, the invite modal, the drawer.
+    await page.setViewportSize(DESKTOP);
+    await page.goto('/dashboard/profile');
+    await page.getByRole('button', { name: 'Edit Profile', exact: true }).click();
+    await page.getByRole('form', { name: 'Edit profile' }).waitFor();
+    await expectNoSeriousViolations(page, 'Profile in edit mode');
+
+    await page.goto('/dashboard/users');
+    await openUserManagement(page);
+    await page.getByRole('button', { name: '+ Invite User', exact: true }).click();
+    const invite = page.getByRole('dialog', { name: 'Invite User' });
+    await invite.waitFor();
+    await expectNoSeriousViolations(page, 'the invite modal');
+    await invite.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await invite.waitFor({ state: 'hidden' });
+
+    await page.setViewportSize(PHONE);
+    await page.getByRole('button', { name: 'Open menu', exact: true }).click();
+    const drawer = page.getByRole('dialog', { name: 'Navigation menu' });
+    await drawer.waitFor();
+    await expectNoSeriousViolations(page, 'the navigation drawer');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+  });
+});

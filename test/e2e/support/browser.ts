@@ -1,0 +1,126 @@
+/**
+ * Debian's Chromium driven by playwright-core, and "devices": one browser context per person with
+ * its own CDP virtual platform authenticator (ctap2, internal, resident key, user verification).
+ * A person's passkey can be carried from one context to a fresh one (WebAuthn.getCredentials and
+ * addCredential), so every test starts from a clean browser and still signs in with the passkey
+ * that was created at activation.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { onTestFinished } from 'vitest';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const PHONE = { width: 390, height: 844 } as const;
+export type Viewport = { readonly width: number; readonly height: number };
+
+/** Generous for a loaded 2-core machine, yet far below the test timeout. */
+const ACTION_TIMEOUT_MS = 15_000;
+
+export const launchChromium = (): Promise<Browser> => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: install it (sudo apt-get install -y chromium) or set CHROMIUM_PATH.`,
+    );
+  }
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+};
+
+const readPasskeys = (cdp: CDPSession, authenticatorId: string) =>
+  cdp.send('WebAuthn.getCredentials', { authenticatorId });
+
+/** A passkey as the virtual authenticator holds it: private key, credential id, user handle, counter. */
+export type Passkey = Awaited<ReturnType<typeof readPasskeys>>['credentials'][number];
+
+export interface Device {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** Passkeys this device's authenticator created and assertions it signed (each one a prompt). */
+  readonly ceremonies: { created: number; asserted: number };
+  /** The one passkey this device's authenticator holds (with its current signature counter). */
+  readonly passkey: () => Promise<Passkey>;
+  readonly close: () => Promise<void>;
+}
+
+export interface DeviceOptions {
+  /** A passkey created earlier, placed on this device's authenticator. */
+  passkey?: Passkey | undefined;
+  viewport?: Viewport;
+  /** Lets the page read and write the clipboard (Copy Link). */
+  clipboard?: boolean;
+}
+
+/** A fresh browser context (no cookies, no storage) with its own virtual authenticator. */
+export const openDevice = async (
+  browser: Browser,
+  origin: string,
+  options: DeviceOptions = {},
+): Promise<Device> => {
+  const context = await browser.newContext({
+    baseURL: origin,
+    viewport: options.viewport ?? DESKTOP,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  });
+  try {
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+    if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    if (options.passkey)
+      await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: options.passkey });
+    const ceremonies = { created: 0, asserted: 0 };
+    cdp.on('WebAuthn.credentialAdded', () => (ceremonies.created += 1));
+    cdp.on('WebAuthn.credentialAsserted', () => (ceremonies.asserted += 1));
+    return {
+      context,
+      page,
+      ceremonies,
+      passkey: async () => {
+        const { credentials } = await readPasskeys(cdp, authenticatorId);
+        if (credentials.length !== 1) {
+          throw new Error(`Expected one passkey on this device, found ${credentials.length}.`);
+        }
+        return credentials[0] as Passkey;
+      },
+      close: () => context.close(),
+    };
+  } catch (error) {
+    await context.close();
+    throw error;
+  }
+};
+
+/** openDevice, closed when the current test finishes (pass or fail). */
+export const openDeviceForTest = async (
+  browser: Browser,
+  origin: string,
+  options: DeviceOptions = {},
+): Promise<Device> => {
+  const device = await openDevice(browser, origin, options);
+  onTestFinished(() => device.close());
+  return device;
+};
