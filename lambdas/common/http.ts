@@ -4,10 +4,10 @@
  * and typed errors mapped to `{message}` answers. Nothing else ever reaches the caller: no stack traces.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { z } from 'zod';
 import { MAX_REQUEST_BODY_BYTES, type RoleGroup } from '../../shared/constants';
 import { API_MESSAGES } from '../../shared/messages';
 import { roleGroupsFromClaim } from '../../shared/roles';
+import type { WireSchema } from '../../shared/schemas';
 import type { AuthLevel } from '../routes';
 import {
   BadRequest,
@@ -44,13 +44,11 @@ export const ok = (body: unknown): HttpResult => ({ statusCode: 200, body });
 export const created = (body: unknown): HttpResult => ({ statusCode: 201, body });
 export const noContent = (): HttpResult => ({ statusCode: 204 });
 
-interface HandlerOptions<S extends z.ZodType | undefined> {
-  readonly auth: AuthLevel;
+interface HandlerOptions<A extends AuthLevel, Body> {
+  readonly auth: A;
   /** Request body schema; routes without one ignore the body. */
-  readonly body?: S;
+  readonly body?: WireSchema<Body>;
 }
-
-type BodyOf<S> = S extends z.ZodType ? z.output<S> : undefined;
 type Caller_<A extends AuthLevel> = A extends 'public' ? Caller | null : Caller;
 
 const header = (event: APIGatewayProxyEvent, name: string): string | undefined => {
@@ -64,7 +62,7 @@ const rawBody = (event: APIGatewayProxyEvent): string => {
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 };
 
-const parseBody = <S extends z.ZodType>(event: APIGatewayProxyEvent, schema: S): z.output<S> => {
+const parseBody = <Body>(event: APIGatewayProxyEvent, schema: WireSchema<Body>): Body => {
   const text = rawBody(event);
   if (Buffer.byteLength(text, 'utf8') > MAX_REQUEST_BODY_BYTES)
     throw new PayloadTooLarge(API_MESSAGES.payloadTooLarge);
@@ -122,16 +120,16 @@ const respond = (statusCode: number, body?: unknown): APIGatewayProxyResult => {
 };
 
 export const httpHandler =
-  <S extends z.ZodType | undefined = undefined, A extends AuthLevel = AuthLevel>(
-    options: HandlerOptions<S> & { readonly auth: A },
-    handle: (context: RequestContext<BodyOf<S>, Caller_<A>>) => Promise<HttpResult>,
+  <A extends AuthLevel, Body = undefined>(
+    options: HandlerOptions<A, Body>,
+    handle: (context: RequestContext<Body, Caller_<A>>) => Promise<HttpResult>,
   ) =>
   async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const route = `${event.httpMethod} ${event.resource}`;
     try {
       const caller = options.auth === 'public' ? null : callerFrom(event);
       authorize(options.auth, caller);
-      const body = (options.body ? parseBody(event, options.body) : undefined) as BodyOf<S>;
+      const body = (options.body ? parseBody(event, options.body) : undefined) as Body;
       const pathParameters = Object.fromEntries(
         Object.entries(event.pathParameters ?? {}).filter(
           (entry): entry is [string, string] => entry[1] !== undefined,

@@ -7,10 +7,10 @@ import {
   profileUpdateSchema,
   registrationRequestSchema,
   userProfileSchema,
+  type WireSchema,
 } from '../../../shared/schemas';
-import type { z } from 'zod';
 
-const firstMessage = (schema: z.ZodType, value: unknown): string | undefined => {
+const firstMessage = (schema: WireSchema<unknown>, value: unknown): string | undefined => {
   const result = schema.safeParse(value);
   return result.success ? undefined : result.error.issues[0]?.message;
 };

@@ -2,9 +2,9 @@
  * The one way the SPA calls the product API (SPEC sections 7 and 8): JSON both ways, the id
  * token as a bearer, error text from the answer, and every answer checked against a shared schema.
  */
-import type { z } from 'zod';
 import { RETRYABLE_STATUS_CODES } from '../../../shared/constants';
 import { apiErrorFallback, MESSAGES } from '../../../shared/messages';
+import type { WireSchema } from '../../../shared/schemas';
 import { getWebConfig } from '../config/web-config';
 import { getIdToken } from './auth/cognito';
 
@@ -28,11 +28,11 @@ export class UnexpectedResponseError extends Error {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-interface RequestOptions<Schema extends z.ZodType> {
+interface RequestOptions<Output> {
   method?: Method;
   body?: unknown;
   /** Validates the answer; omit only for answers without a body (204). */
-  schema?: Schema;
+  schema?: WireSchema<Output>;
   /** Send the id token (default true); the /v1/auth/* calls are public. */
   auth?: boolean;
   signal?: AbortSignal;
@@ -55,18 +55,18 @@ const errorText = async (response: Response): Promise<string> => {
   return apiErrorFallback(response.status, response.statusText);
 };
 
-export function apiRequest<Schema extends z.ZodType>(
+export function apiRequest<Output>(
   path: string,
-  options: RequestOptions<Schema> & { schema: Schema },
-): Promise<z.output<Schema>>;
+  options: RequestOptions<Output> & { schema: WireSchema<Output> },
+): Promise<Output>;
 export function apiRequest(
   path: string,
-  options?: RequestOptions<z.ZodType> & { schema?: undefined },
+  options?: RequestOptions<never> & { schema?: undefined },
 ): Promise<void>;
-export async function apiRequest<Schema extends z.ZodType>(
+export async function apiRequest<Output>(
   path: string,
-  { method = 'GET', body, schema, auth = true, signal }: RequestOptions<Schema> = {},
-): Promise<z.output<Schema> | undefined> {
+  { method = 'GET', body, schema, auth = true, signal }: RequestOptions<Output> = {},
+): Promise<Output | undefined> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
   if (auth) {
     const token = await getIdToken();
@@ -93,10 +93,7 @@ export async function apiRequest<Schema extends z.ZodType>(
  * Validates a request body before it leaves the browser; throws the first schema message, which
  * is the SPEC's wording for that field.
  */
-export const validateRequest = <Schema extends z.ZodType>(
-  schema: Schema,
-  body: unknown,
-): z.output<Schema> => {
+export const validateRequest = <Output>(schema: WireSchema<Output>, body: unknown): Output => {
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'Invalid request');
   return parsed.data;
