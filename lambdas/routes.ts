@@ -34,7 +34,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/v1/auth/verify-activation',
     auth: 'public',
     entry: 'lambdas/api/auth/verify-activation.ts',
-    tables: { invitations: 'readWrite', authChallenges: 'readWrite', passkeys: 'read' },
+    tables: { invitations: 'readWrite', authChallenges: 'readWrite' },
     cognitoActions: ['AdminCreateUser', 'AdminGetUser'],
     webauthn: true,
   },
@@ -116,7 +116,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: 'admin',
     entry: 'lambdas/api/admin/delete-invitation.ts',
     tables: { invitations: 'readWrite' },
-    cognitoActions: [],
+    // Removes the user a never-completed activation reserved, so the email can be invited again.
+    cognitoActions: ['AdminDeleteUser'],
   },
   {
     id: 'ListUsers',

@@ -54,6 +54,9 @@ export const RETRYABLE_STATUS_CODES: readonly number[] = [429, 500, 502, 503, 50
 
 export const DEFAULT_REGION = 'us-west-2';
 
+/** The relying-party name passkey managers show next to the passkey. */
+export const WEBAUTHN_RP_NAME = 'Metabolic Health Coaching';
+
 /** Server-side limits (SPEC leaves them open; see docs/decisions/002-server-limits.md). */
 export const MAX_REQUEST_BODY_BYTES = 32 * 1024;
 export const REGISTRATION_CHALLENGE_TTL_SECONDS = 300;

@@ -10,7 +10,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { handler as createAuthChallenge } from '../../lambdas/cognito/create-auth-challenge';
 import { handler as defineAuthChallenge } from '../../lambdas/cognito/define-auth-challenge';
 import { handler as verifyAuthChallengeResponse } from '../../lambdas/cognito/verify-auth-challenge';
-import { DEFAULT_REGION, ROLE_GROUPS } from '../../shared/constants';
+import { DEFAULT_REGION, ROLE_GROUPS, WEBAUTHN_RP_NAME } from '../../shared/constants';
 import { createLocalApiGateway } from './api-gateway';
 import { ensureBootstrapAdmin } from './bootstrap';
 import { createLocalCognito } from './cognito/local-cognito';
@@ -87,7 +87,7 @@ const lambdaEnvironment = (
   USER_POOL_ID: LOCAL_USER_POOL_ID,
   USER_POOL_CLIENT_ID: LOCAL_CLIENT_ID,
   WEBAUTHN_RP_ID: 'localhost',
-  WEBAUTHN_RP_NAME: 'Metabolic Health Coaching',
+  WEBAUTHN_RP_NAME,
   WEBAUTHN_ORIGINS: origin,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   ...tableEnvironment(tables),
