@@ -12,7 +12,6 @@ import { webauthnConfig } from '../../common/env';
 import { httpHandler, ok } from '../../common/http';
 import { putRegistrationChallenge } from '../../common/repositories/auth-challenges';
 import { bindCognitoUsername, getInvitation } from '../../common/repositories/invitations';
-import { listPasskeysOfUser } from '../../common/repositories/passkeys';
 import { secretsEqual } from '../../common/secrets';
 import { SUPPORTED_ALGORITHM_IDS } from '../../common/webauthn';
 
@@ -31,7 +30,6 @@ export const handler = httpHandler(
 
     const { rpId, rpName } = webauthnConfig();
     const userHandle = randomBytes(32);
-    const existing = await listPasskeysOfUser(userId);
     const registrationOptions = await generateRegistrationOptions({
       rpName,
       rpID: rpId,
@@ -40,10 +38,6 @@ export const handler = httpHandler(
       userDisplayName: invitation.email,
       timeout: WEBAUTHN_TIMEOUT_MS,
       attestationType: 'none',
-      excludeCredentials: existing.map((passkey) => ({
-        id: passkey.credentialId,
-        transports: passkey.transports,
-      })),
       authenticatorSelection: {
         authenticatorAttachment: 'platform',
         residentKey: 'required',
