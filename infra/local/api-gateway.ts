@@ -20,7 +20,6 @@ export interface LocalApiGatewayOptions {
   readonly repositoryRoot: string;
   readonly issuer: string;
   readonly jwksUri: string;
-  readonly clientId: string;
   /** Largest request body read into memory; API Gateway's own limit is 10 MB. */
   readonly maxBodyBytes?: number;
 }
@@ -80,7 +79,8 @@ export const createLocalApiGateway = (options: LocalApiGatewayOptions) => {
   const verifier = JwtRsaVerifier.create(
     {
       issuer: options.issuer,
-      audience: options.clientId,
+      // API Gateway's Cognito authorizer accepts any app client of the pool; the Lambda checks `aud`.
+      audience: null,
       jwksUri: options.jwksUri,
       customJwtCheck: ({ payload }) => {
         if (payload.token_use !== 'id') throw new Error('not an id token');

@@ -31,6 +31,8 @@ export interface LocalStackOptions {
   readonly reset?: boolean;
   readonly web: WebMode;
   readonly bootstrapAdminEmail: string;
+  /** More app clients of the pool (tests mint tokens with another audience with one). */
+  readonly additionalClientIds?: readonly string[];
 }
 
 export interface LocalStack {
@@ -139,6 +141,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       region: DEFAULT_REGION,
       userPoolId: LOCAL_USER_POOL_ID,
       clientId: LOCAL_CLIENT_ID,
+      additionalClientIds: options.additionalClientIds ?? [],
       publicUrl: origin,
       endpointPath: COGNITO_PATH,
       groups: ROLE_GROUPS,
@@ -152,7 +155,6 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       repositoryRoot: options.repositoryRoot,
       issuer: cognito.issuer,
       jwksUri: `${origin}${cognito.jwksPath}`,
-      clientId: LOCAL_CLIENT_ID,
     });
 
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {

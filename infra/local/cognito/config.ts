@@ -35,8 +35,10 @@ export interface LocalCognitoOptions {
   readonly region: string;
   /** Must look like a real pool id (`us-west-2_xxxx`, same region): Amplify checks the shape. */
   readonly userPoolId: string;
-  /** The one app client; it allows CUSTOM_AUTH and refresh only, like the product's client. */
+  /** The app client; it allows CUSTOM_AUTH and refresh only, like the product's client. */
   readonly clientId: string;
+  /** More app clients of the same pool, with the same flows (tests use one to mint another audience). */
+  readonly additionalClientIds?: readonly string[];
   /** Origin (optionally with a path) clients reach this endpoint at; the issuer is `${publicUrl}/${userPoolId}`. */
   readonly publicUrl: string;
   /** Path the JSON protocol is served on. Default `/`. */
@@ -70,6 +72,9 @@ const optionsSchema = z
     region: z.string().regex(regionPattern, 'region must look like us-west-2'),
     userPoolId: z.string(),
     clientId: z.string().regex(/^[\w+]{1,128}$/, 'clientId must be 1 to 128 word characters'),
+    additionalClientIds: z
+      .array(z.string().regex(/^[\w+]{1,128}$/, 'clientId must be 1 to 128 word characters'))
+      .default([]),
     publicUrl: z.url({ protocol: /^https?$/ }),
     endpointPath: z.string().startsWith('/').default('/'),
     groups: z.array(z.string().regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]{1,128}$/u)).default([]),

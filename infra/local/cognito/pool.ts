@@ -52,9 +52,11 @@ export const createPool = (options: LocalCognitoOptions): Pool => {
   };
 };
 
+export const isClientOf = (pool: Pool, clientId: unknown): boolean =>
+  clientId === pool.config.clientId || pool.config.additionalClientIds.includes(clientId as string);
+
 export const requireClient = (pool: Pool, clientId: string): void => {
-  if (clientId !== pool.config.clientId)
-    throw resourceNotFound(`User pool client ${clientId} does not exist.`);
+  if (!isClientOf(pool, clientId)) throw resourceNotFound(`User pool client ${clientId} does not exist.`);
 };
 
 export const requireUserPool = (pool: Pool, userPoolId: string): void => {

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { notAuthorized, userDisabled, userNotFound } from './errors';
-import type { Pool } from './pool';
+import { isClientOf, type Pool } from './pool';
 import type { RefreshRecord, UserRecord } from './state';
 import { attributeClaims, findUserBySub, groupsOf } from './users';
 
@@ -136,7 +136,7 @@ export const authenticateAccessToken = (pool: Pool, token: string): UserRecord =
     !claims ||
     claims['token_use'] !== 'access' ||
     claims['iss'] !== pool.config.issuer ||
-    claims['client_id'] !== pool.config.clientId ||
+    !isClientOf(pool, claims['client_id']) ||
     typeof claims['sub'] !== 'string' ||
     typeof claims['exp'] !== 'number' ||
     typeof claims['origin_jti'] !== 'string'
