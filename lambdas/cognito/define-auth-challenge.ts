@@ -1,7 +1,7 @@
 /**
  * DefineAuthChallenge: exactly one custom challenge, and tokens only after it was answered
- * correctly. Any other session shape (a second attempt, SRP or password challenges, an unknown user)
- * fails the authentication.
+ * correctly. Any other session shape (a second attempt, SRP or password challenges, an unknown user's
+ * answer) fails the authentication.
  */
 import type { DefineAuthChallengeTriggerEvent } from 'aws-lambda';
 
@@ -19,9 +19,11 @@ const allow = (): Decision => ({ challengeName: '', issueTokens: true, failAuthe
 const deny = (): Decision => ({ challengeName: '', issueTokens: false, failAuthentication: true });
 
 const decide = (request: DefineAuthChallengeTriggerEvent['request']): Decision => {
-  if (request.userNotFound) return deny();
   const session = request.session ?? [];
+  // An unknown user gets the same first step as a member, so InitiateAuth tells no one who is a
+  // member; VerifyAuthChallengeResponse never accepts an answer for an unknown user.
   if (session.length === 0) return customChallenge();
+  if (request.userNotFound) return deny();
   const [only] = session;
   if (session.length === 1 && only?.challengeName === 'CUSTOM_CHALLENGE' && only.challengeResult === true)
     return allow();

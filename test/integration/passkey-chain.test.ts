@@ -3,7 +3,7 @@
  * real triggers, the real Lambda handlers, a software authenticator. And every way an attacker
  * might try to break it, each rejected with nothing written.
  */
-import { NotAuthorizedException } from '@aws-sdk/client-cognito-identity-provider';
+import { InitiateAuthCommand, NotAuthorizedException } from '@aws-sdk/client-cognito-identity-provider';
 import { JwtRsaVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
@@ -70,6 +70,35 @@ describe('the passkey sign-in chain', () => {
     const user = await activateUser(nextEmail('new'));
     const tokens = await identity.customAuth(user.cognitoUsername, user.passkeyProof);
     expect(tokens.IdToken).toBeTruthy();
+  });
+});
+
+describe('user existence', () => {
+  it('answers InitiateAuth the same for a member, a stranger and an email, and never signs a stranger in', async () => {
+    const member = await activateUser(nextEmail('member'));
+    const stranger = '3f0c1f5e-8a4b-4c55-9d7e-0a1b2c3d4e5f';
+    const first = async (username: string) =>
+      identity.cognitoClient.send(
+        new InitiateAuthCommand({
+          AuthFlow: 'CUSTOM_AUTH',
+          ClientId: CLIENT_ID,
+          AuthParameters: { USERNAME: username },
+        }),
+      );
+    for (const username of [member.cognitoUsername, stranger, member.email]) {
+      const answer = await first(username);
+      expect(answer.ChallengeName).toBe('CUSTOM_CHALLENGE');
+      // Only the name that was given comes back: no email is resolved to a username.
+      expect(answer.ChallengeParameters).toEqual({ type: 'PASSKEY_PROOF', USERNAME: username });
+    }
+    const before = await identity.snapshot();
+    await expectNotAuthorized(identity.customAuth(stranger, member.passkeyProof));
+    await expectNotAuthorized(identity.customAuth(member.email, member.passkeyProof));
+    expect(await identity.snapshot()).toEqual(before);
+    // The member's unused proof still works for the member.
+    await expect(identity.customAuth(member.cognitoUsername, member.passkeyProof)).resolves.toHaveProperty(
+      'IdToken',
+    );
   });
 });
 

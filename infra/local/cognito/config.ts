@@ -37,6 +37,11 @@ export interface LocalCognitoOptions {
   readonly userPoolId: string;
   /** The app client; it allows CUSTOM_AUTH and refresh only, like the product's client. */
   readonly clientId: string;
+  /**
+   * Whether a verified email works as a sign-in alias (`signInAliases.email` in CDK). Default false,
+   * like the product's pool: with the alias, InitiateAuth tells members from strangers.
+   */
+  readonly emailAlias?: boolean;
   /** More app clients of the same pool, with the same flows (tests use one to mint another audience). */
   readonly additionalClientIds?: readonly string[];
   /** Origin (optionally with a path) clients reach this endpoint at; the issuer is `${publicUrl}/${userPoolId}`. */
@@ -72,6 +77,7 @@ const optionsSchema = z
     region: z.string().regex(regionPattern, 'region must look like us-west-2'),
     userPoolId: z.string(),
     clientId: z.string().regex(/^[\w+]{1,128}$/, 'clientId must be 1 to 128 word characters'),
+    emailAlias: z.boolean().default(false),
     additionalClientIds: z
       .array(z.string().regex(/^[\w+]{1,128}$/, 'clientId must be 1 to 128 word characters'))
       .default([]),

@@ -1,24 +1,28 @@
 /** Finding users the way Cognito resolves a `Username` parameter, and presenting them as its API does. */
 import { claimValue } from './attributes';
 import { userNotFound } from './errors';
+import type { Pool } from './pool';
 import { usernameKey, type GroupRecord, type PoolState, type UserRecord } from './state';
 
 const verifiedEmail = (user: UserRecord): string | undefined =>
   user.attributes['email_verified'] === 'true' ? user.attributes['email']?.toLowerCase() : undefined;
 
-/** By username first, then by verified email: email is a sign-in alias only once verified. */
-export const findUser = (state: PoolState, name: string): UserRecord | undefined => {
-  const byName = state.users.get(usernameKey(name));
-  if (byName) return byName;
+/**
+ * By username first, then (only in a pool configured with the email alias) by verified email: email
+ * is a sign-in alias only once verified.
+ */
+export const findUser = (pool: Pool, name: string): UserRecord | undefined => {
+  const byName = pool.state.users.get(usernameKey(name));
+  if (byName || !pool.config.emailAlias) return byName;
   const email = name.toLowerCase();
-  for (const user of state.users.values()) {
+  for (const user of pool.state.users.values()) {
     if (verifiedEmail(user) === email) return user;
   }
   return undefined;
 };
 
-export const requireUser = (state: PoolState, name: string): UserRecord => {
-  const user = findUser(state, name);
+export const requireUser = (pool: Pool, name: string): UserRecord => {
+  const user = findUser(pool, name);
   if (!user) throw userNotFound();
   return user;
 };
@@ -30,10 +34,11 @@ export const findUserBySub = (state: PoolState, sub: string): UserRecord | undef
   return undefined;
 };
 
-/** Another user who already owns `email` as a verified alias. */
-export const aliasOwner = (state: PoolState, email: string, except?: UserRecord): UserRecord | undefined => {
+/** Another user who already owns `email` as a verified alias (none in a pool without the alias). */
+export const aliasOwner = (pool: Pool, email: string, except?: UserRecord): UserRecord | undefined => {
+  if (!pool.config.emailAlias) return undefined;
   const wanted = email.toLowerCase();
-  for (const user of state.users.values()) {
+  for (const user of pool.state.users.values()) {
     if (user !== except && verifiedEmail(user) === wanted) return user;
   }
   return undefined;

@@ -58,8 +58,17 @@ describe('AdminCreateUser and AdminGetUser', () => {
     expect(Math.abs((answer.User?.UserCreateDate?.getTime() ?? 0) - Date.now())).toBeLessThan(60_000);
   });
 
-  it('finds a user by username in any case and by verified email', async () => {
-    const { client } = await startPool();
+  it('finds a user by username in any case, and by email only in a pool with the alias', async () => {
+    const plain = await startPool();
+    const stranger = await createUser(plain.client, { email: 'no.alias@example.com' });
+    await expect(
+      plain.client.send(new AdminGetUserCommand({ UserPoolId: USER_POOL_ID, Username: 'no.alias@example.com' })),
+    ).rejects.toThrow(/User does not exist/);
+    expect(stranger.username).toBeTruthy();
+  });
+
+  it('finds a user by username in any case and by verified email (email alias on)', async () => {
+    const { client } = await startPool({ emailAlias: true });
     const user = await createUser(client, { email: 'Find.Me@example.com' });
 
     for (const Username of [user.username.toUpperCase(), 'find.me@example.com']) {
@@ -70,7 +79,7 @@ describe('AdminCreateUser and AdminGetUser', () => {
   });
 
   it('refuses a duplicate username and a verified email another user owns', async () => {
-    const { client } = await startPool();
+    const { client } = await startPool({ emailAlias: true });
     const user = await createUser(client, { email: 'taken@example.com' });
 
     await expect(
@@ -84,7 +93,7 @@ describe('AdminCreateUser and AdminGetUser', () => {
   });
 
   it('moves a verified email to the new user with ForceAliasCreation', async () => {
-    const { client } = await startPool();
+    const { client } = await startPool({ emailAlias: true });
     const previous = await createUser(client, { email: 'moving@example.com' });
 
     await client.send(

@@ -109,7 +109,7 @@ describe('custom authentication', () => {
   });
 
   it('accepts the email alias and answers the real username for the rest of the flow', async () => {
-    const { client } = await startPool();
+    const { client } = await startPool({ emailAlias: true });
     const user = await createUser(client, { email: 'Alias.Person@example.com' });
 
     const started = await client.send(initiate('alias.person@EXAMPLE.com'));

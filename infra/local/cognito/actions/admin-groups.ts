@@ -36,7 +36,7 @@ const requireGroup = (pool: Pool, name: string): GroupRecord => {
 const adminAddUserToGroup = async (pool: Pool, request: ActionRequest): Promise<object> => {
   const input = parseInput(membershipInput, request.body);
   requireUserPool(pool, input.UserPoolId);
-  const user = requireUser(pool.state, input.Username);
+  const user = requireUser(pool, input.Username);
   const group = requireGroup(pool, input.GroupName);
   if (!user.groups.includes(group.name)) {
     user.groups = [...user.groups, group.name];
@@ -48,7 +48,7 @@ const adminAddUserToGroup = async (pool: Pool, request: ActionRequest): Promise<
 const adminRemoveUserFromGroup = async (pool: Pool, request: ActionRequest): Promise<object> => {
   const input = parseInput(membershipInput, request.body);
   requireUserPool(pool, input.UserPoolId);
-  const user = requireUser(pool.state, input.Username);
+  const user = requireUser(pool, input.Username);
   const group = requireGroup(pool, input.GroupName);
   if (user.groups.includes(group.name)) {
     user.groups = user.groups.filter((name) => name !== group.name);
@@ -60,7 +60,7 @@ const adminRemoveUserFromGroup = async (pool: Pool, request: ActionRequest): Pro
 const adminListGroupsForUser = (pool: Pool, request: ActionRequest): Promise<object> => {
   const input = parseInput(groupsForUserInput, request.body);
   requireUserPool(pool, input.UserPoolId);
-  const user = requireUser(pool.state, input.Username);
+  const user = requireUser(pool, input.Username);
   const groups = user.groups
     .map((name) => pool.state.groups.get(name))
     .filter((group): group is GroupRecord => group !== undefined);

@@ -53,7 +53,7 @@ const claimAlias = (
 ): void => {
   const email = attributes['email'];
   if (email === undefined || attributes['email_verified'] !== 'true') return;
-  const owner = aliasOwner(pool.state, email, self);
+  const owner = aliasOwner(pool, email, self);
   if (!owner) return;
   if (!force) throw aliasExists('An account with the given email already exists.');
   owner.attributes = { ...owner.attributes, email_verified: 'false' };
@@ -65,7 +65,7 @@ const adminCreateUser = async (pool: Pool, request: ActionRequest): Promise<obje
   requireUserPool(pool, input.UserPoolId);
   if (input.MessageAction === 'RESEND') {
     // No messages are ever sent locally; a resend just confirms the user is there.
-    return { User: userType(requireUser(pool.state, input.Username)) };
+    return { User: userType(requireUser(pool, input.Username)) };
   }
   if (looksLikeEmail(input.Username)) {
     throw invalidParameter(
@@ -95,7 +95,7 @@ const adminCreateUser = async (pool: Pool, request: ActionRequest): Promise<obje
 const adminGetUser = (pool: Pool, request: ActionRequest): Promise<object> => {
   const input = parseInput(userRef, request.body);
   requireUserPool(pool, input.UserPoolId);
-  const user = requireUser(pool.state, input.Username);
+  const user = requireUser(pool, input.Username);
   const { Attributes, ...rest } = userType(user);
   return Promise.resolve({ ...rest, UserAttributes: Attributes });
 };
@@ -103,7 +103,7 @@ const adminGetUser = (pool: Pool, request: ActionRequest): Promise<object> => {
 const adminDeleteUser = async (pool: Pool, request: ActionRequest): Promise<object> => {
   const input = parseInput(userRef, request.body);
   requireUserPool(pool, input.UserPoolId);
-  const user = requireUser(pool.state, input.Username);
+  const user = requireUser(pool, input.Username);
   revokeUserTokens(pool, user.sub);
   pool.state.users.delete(usernameKey(user.username));
   await pool.save();
@@ -113,7 +113,7 @@ const adminDeleteUser = async (pool: Pool, request: ActionRequest): Promise<obje
 const adminUpdateUserAttributes = async (pool: Pool, request: ActionRequest): Promise<object> => {
   const input = parseInput(updateAttributesInput, request.body);
   requireUserPool(pool, input.UserPoolId);
-  const user = requireUser(pool.state, input.Username);
+  const user = requireUser(pool, input.Username);
   const attributes = applyAttributes(user.attributes, input.UserAttributes);
   claimAlias(pool, attributes, user);
   user.attributes = attributes;
@@ -128,7 +128,7 @@ const setEnabled =
   async (pool: Pool, request: ActionRequest): Promise<object> => {
     const input = parseInput(userRef, request.body);
     requireUserPool(pool, input.UserPoolId);
-    const user = requireUser(pool.state, input.Username);
+    const user = requireUser(pool, input.Username);
     user.enabled = enabled;
     user.modifiedAt = pool.nowMs();
     if (!enabled) revokeUserTokens(pool, user.sub);
@@ -139,7 +139,7 @@ const setEnabled =
 const adminUserGlobalSignOut = async (pool: Pool, request: ActionRequest): Promise<object> => {
   const input = parseInput(userRef, request.body);
   requireUserPool(pool, input.UserPoolId);
-  revokeUserTokens(pool, requireUser(pool.state, input.Username).sub);
+  revokeUserTokens(pool, requireUser(pool, input.Username).sub);
   await pool.save();
   return {};
 };

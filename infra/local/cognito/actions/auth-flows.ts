@@ -136,7 +136,7 @@ const initiateAuth = async (pool: Pool, request: ActionRequest): Promise<object>
   switch (input.AuthFlow) {
     case 'CUSTOM_AUTH': {
       const username = required(input.AuthParameters, 'USERNAME');
-      const user = findUser(pool.state, username);
+      const user = findUser(pool, username);
       requireEnabled(user);
       // InitiateAuth's ClientMetadata is deliberately not passed: Cognito gives it only to
       // pre sign-up, pre authentication and user migration, never to the challenge triggers.
@@ -181,7 +181,7 @@ const respondToAuthChallenge = async (pool: Pool, request: ActionRequest): Promi
 
   // The session is bound to the account it started with: same sub, and the caller names that user.
   const user = session.sub === undefined ? undefined : findUserBySub(pool.state, session.sub);
-  const named = findUser(pool.state, username);
+  const named = findUser(pool, username);
   const sameUser = session.userNotFound
     ? named === undefined && username.toLowerCase() === session.username.toLowerCase()
     : user !== undefined && named === user;
