@@ -5,15 +5,37 @@
  */
 import type { TableKey } from '../shared/tables';
 
-export type Access = 'read' | 'readWrite';
 export type AuthLevel = 'public' | 'user' | 'admin';
+
+/**
+ * A DynamoDB action, as IAM names it without the `dynamodb:` prefix. A transaction needs no action of
+ * its own: each of its Put, Update and Delete items needs PutItem, UpdateItem or DeleteItem.
+ * A condition expression or `ReturnValues` on a write needs nothing more either.
+ */
+export type TableAction =
+  'GetItem' | 'BatchGetItem' | 'Query' | 'Scan' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+
+/** Actions a function may take on one table, on every item or only on the items `keys` names. */
+export interface TableGrant {
+  readonly actions: readonly TableAction[];
+  /**
+   * Partition-key patterns (`*` matches any run of characters) the actions are limited to, enforced by
+   * IAM with `dynamodb:LeadingKeys`. Cannot be combined with Scan, which reads every key.
+   * @default - every item of the table
+   */
+  readonly keys?: readonly string[];
+}
+
+/** Everything a function may do on one table: one grant, or several with keys of their own. */
+export type TableAccess = readonly TableGrant[];
 
 export interface FunctionDefinition {
   /** Stable id used for construct ids and function names. */
   readonly id: string;
   /** Handler file, relative to the repository root; the handler export is `handler`. */
   readonly entry: string;
-  readonly tables: Partial<Record<TableKey, Access>>;
+  /** The tables the function uses and exactly the calls its code makes on each (the IAM grant). */
+  readonly tables: Partial<Record<TableKey, TableAccess>>;
   /** Cognito user-pool actions the function calls (IAM action names without the prefix). */
   readonly cognitoActions: readonly string[];
   /** Whether the function signs WebAuthn ceremonies (needs RP id, name and origins). */
@@ -34,7 +56,12 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/v1/auth/verify-activation',
     auth: 'public',
     entry: 'lambdas/api/auth/verify-activation.ts',
-    tables: { invitations: 'readWrite', authChallenges: 'readWrite' },
+    tables: {
+      // Reads the invitation, reserves its Cognito username.
+      invitations: [{ actions: ['GetItem', 'UpdateItem'] }],
+      // Stores the registration challenge.
+      authChallenges: [{ actions: ['PutItem'], keys: ['registration#*'] }],
+    },
     cognitoActions: ['AdminCreateUser', 'AdminGetUser'],
     webauthn: true,
   },
@@ -45,10 +72,17 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: 'public',
     entry: 'lambdas/api/auth/register-passkey.ts',
     tables: {
-      invitations: 'readWrite',
-      authChallenges: 'readWrite',
-      passkeys: 'readWrite',
-      profiles: 'readWrite',
+      // Reads the invitation; the registration transaction marks its code used.
+      invitations: [{ actions: ['GetItem', 'UpdateItem'] }],
+      authChallenges: [
+        // Reads the stored challenge; the transaction consumes it.
+        { actions: ['GetItem', 'DeleteItem'], keys: ['registration#*'] },
+        // Issues the passkey proof the new user signs in with.
+        { actions: ['PutItem'], keys: ['proof#*'] },
+      ],
+      // The transaction stores the credential and creates the profile.
+      passkeys: [{ actions: ['PutItem'] }],
+      profiles: [{ actions: ['PutItem'] }],
     },
     cognitoActions: ['AdminAddUserToGroup'],
     webauthn: true,
@@ -59,7 +93,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/v1/auth/initiate-signin',
     auth: 'public',
     entry: 'lambdas/api/auth/initiate-signin.ts',
-    tables: { authChallenges: 'readWrite' },
+    // Stores the sign-in session.
+    tables: { authChallenges: [{ actions: ['PutItem'], keys: ['session#*'] }] },
     cognitoActions: [],
     webauthn: true,
   },
@@ -69,7 +104,16 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/v1/auth/verify-webauthn',
     auth: 'public',
     entry: 'lambdas/api/auth/verify-webauthn.ts',
-    tables: { authChallenges: 'readWrite', passkeys: 'readWrite' },
+    tables: {
+      authChallenges: [
+        // Consumes the sign-in session.
+        { actions: ['DeleteItem'], keys: ['session#*'] },
+        // Issues the passkey proof.
+        { actions: ['PutItem'], keys: ['proof#*'] },
+      ],
+      // Reads the credential, moves its signature counter forward.
+      passkeys: [{ actions: ['GetItem', 'UpdateItem'] }],
+    },
     cognitoActions: [],
     webauthn: true,
   },
@@ -79,7 +123,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/v1/users/me',
     auth: 'user',
     entry: 'lambdas/api/users/get-me.ts',
-    tables: { profiles: 'read' },
+    tables: { profiles: [{ actions: ['GetItem'] }] },
     cognitoActions: [],
   },
   {
@@ -88,7 +132,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/v1/users/me',
     auth: 'user',
     entry: 'lambdas/api/users/update-me.ts',
-    tables: { profiles: 'readWrite' },
+    tables: { profiles: [{ actions: ['GetItem', 'UpdateItem'] }] },
     cognitoActions: [],
   },
   {
@@ -97,7 +141,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/internal/v1/admin/invitations',
     auth: 'admin',
     entry: 'lambdas/api/admin/list-invitations.ts',
-    tables: { invitations: 'read' },
+    // A paged Scan: the admin list is every invitation.
+    tables: { invitations: [{ actions: ['Scan'] }] },
     cognitoActions: [],
   },
   {
@@ -106,7 +151,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/internal/v1/admin/invitations',
     auth: 'admin',
     entry: 'lambdas/api/admin/create-invitation.ts',
-    tables: { invitations: 'readWrite' },
+    // Looks for an existing invitation, then creates one only if none exists.
+    tables: { invitations: [{ actions: ['GetItem', 'PutItem'] }] },
     cognitoActions: ['ListUsers'],
   },
   {
@@ -115,7 +161,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/internal/v1/admin/invitations/{email}',
     auth: 'admin',
     entry: 'lambdas/api/admin/delete-invitation.ts',
-    tables: { invitations: 'readWrite' },
+    // Deletes a pending invitation; reads it to tell "not found" from "activated".
+    tables: { invitations: [{ actions: ['DeleteItem', 'GetItem'] }] },
     // Removes the user a never-completed activation reserved, so the email can be invited again.
     cognitoActions: ['AdminDeleteUser'],
   },
@@ -125,7 +172,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/internal/v1/admin/users',
     auth: 'admin',
     entry: 'lambdas/api/admin/list-users.ts',
-    tables: { profiles: 'read' },
+    // Names of the listed users, 100 at a time.
+    tables: { profiles: [{ actions: ['BatchGetItem'] }] },
     cognitoActions: ['ListUsers', 'ListUsersInGroup'],
   },
 ];
@@ -147,7 +195,8 @@ export const TRIGGERS = {
   verifyAuthChallengeResponse: {
     id: 'VerifyAuthChallengeResponse',
     entry: 'lambdas/cognito/verify-auth-challenge.ts',
-    tables: { authChallenges: 'readWrite' },
+    // Consumes the passkey proof; it can neither issue one nor touch any other item.
+    tables: { authChallenges: [{ actions: ['DeleteItem'], keys: ['proof#*'] }] },
     cognitoActions: [],
   },
 } as const satisfies Record<string, FunctionDefinition>;

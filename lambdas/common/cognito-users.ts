@@ -2,7 +2,9 @@
 import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
+  AdminDeleteUserCommand,
   AdminGetUserCommand,
+  UserNotFoundException,
   UsernameExistsException,
   type AttributeType,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -40,6 +42,18 @@ export const ensureCognitoUser = async (username: string, email: string): Promis
   const sub = attribute(existing.UserAttributes, 'sub');
   if (!sub) throw new Error('Cognito user has no sub');
   return sub;
+};
+
+/**
+ * Deletes the user an activation reserved but never completed (its code is unused, so it has no
+ * passkey and no profile). Already gone is fine.
+ */
+export const deleteReservedUser = async (username: string): Promise<void> => {
+  try {
+    await cognito.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId(), Username: username }));
+  } catch (error) {
+    if (!(error instanceof UserNotFoundException)) throw error;
+  }
 };
 
 export const addUserToGroups = async (username: string, groups: readonly string[]): Promise<void> => {

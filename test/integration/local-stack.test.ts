@@ -182,6 +182,41 @@ describe('a fresh local stack', () => {
     expect(missing.status).toBe(404);
   });
 
+  it('keeps a half-done activation out of the user list, and deleting its invitation lets the email be invited again', async () => {
+    const email = 'halfway@example.com';
+    const invite = () =>
+      http.request<{ activationCode: string }>('POST', '/internal/v1/admin/invitations', {
+        token: admin.idToken,
+        json: { email },
+      });
+    const first = await invite();
+    expect(first.status).toBe(201);
+    // The invitee checks the code (which reserves a Cognito user) but never creates a passkey.
+    const checked = await http.request<{ valid: boolean }>('POST', '/v1/auth/verify-activation', {
+      json: { email, activationCode: first.body.activationCode },
+    });
+    expect(checked.body.valid).toBe(true);
+
+    const users = await http.request<{ users: { email: string }[] }>('GET', '/internal/v1/admin/users', {
+      token: admin.idToken,
+    });
+    expect(users.body.users.map((u) => u.email)).not.toContain(email);
+
+    const deleted = await http.request(
+      'DELETE',
+      `/internal/v1/admin/invitations/${encodeURIComponent(email)}`,
+      {
+        token: admin.idToken,
+      },
+    );
+    expect(deleted.status).toBe(204);
+    const again = await invite();
+    expect(again.status, again.text).toBe(201);
+    await http.request('DELETE', `/internal/v1/admin/invitations/${encodeURIComponent(email)}`, {
+      token: admin.idToken,
+    });
+  });
+
   it('reads and updates the user profile', async () => {
     const me = await http.request<{
       userId: string;

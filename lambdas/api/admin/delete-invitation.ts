@@ -1,6 +1,11 @@
-/** DELETE /internal/v1/admin/invitations/{email}: deletes a pending invitation; activated ones stay. */
+/**
+ * DELETE /internal/v1/admin/invitations/{email}: deletes a pending invitation, and the Cognito user
+ * an unfinished activation may have reserved for it, so the email can be invited again. Activated
+ * invitations stay.
+ */
 import { API_MESSAGES } from '../../../shared/messages';
 import { normalizedEmailSchema } from '../../../shared/schemas';
+import { deleteReservedUser } from '../../common/cognito-users';
 import { BadRequest, Conflict, NotFound } from '../../common/errors';
 import { httpHandler, noContent } from '../../common/http';
 import { deletePendingInvitation } from '../../common/repositories/invitations';
@@ -16,8 +21,13 @@ const decode = (value: string): string => {
 export const handler = httpHandler({ auth: 'admin' }, async ({ pathParameters }) => {
   const parsed = normalizedEmailSchema.safeParse(decode(pathParameters.email ?? ''));
   if (!parsed.success) throw new BadRequest(parsed.error.issues[0]?.message ?? API_MESSAGES.invalidRequest);
-  const outcome = await deletePendingInvitation(parsed.data);
-  if (outcome === 'not-found') throw new NotFound(API_MESSAGES.invitationNotFound);
-  if (outcome === 'activated') throw new Conflict(API_MESSAGES.invitationActivated);
+  const deleted = await deletePendingInvitation(parsed.data);
+  if (deleted.outcome !== 'deleted') {
+    throw deleted.outcome === 'activated'
+      ? new Conflict(API_MESSAGES.invitationActivated)
+      : new NotFound(API_MESSAGES.invitationNotFound);
+  }
+  // An activation that checked the code but never registered a passkey reserved a Cognito user.
+  if (deleted.invitation.cognitoUsername) await deleteReservedUser(deleted.invitation.cognitoUsername);
   return noContent();
 });

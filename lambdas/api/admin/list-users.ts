@@ -58,12 +58,15 @@ export const handler = httpHandler({ auth: 'admin' }, async () => {
     const userId = attribute(user, 'sub');
     if (!userId || !user.Username) return [];
     const profile = names.get(userId);
+    // Only people who completed activation (the profile is written with the passkey); a user
+    // reserved by a half-done activation stays a pending invitation.
+    if (!profile) return [];
     return [
       {
         userId,
         email: attribute(user, 'email') ?? '',
-        ...(profile?.preferredName ? { preferredName: profile.preferredName } : {}),
-        ...(profile?.familyName ? { familyName: profile.familyName } : {}),
+        ...(profile.preferredName ? { preferredName: profile.preferredName } : {}),
+        ...(profile.familyName ? { familyName: profile.familyName } : {}),
         roles: groupsByUsername.get(user.Username) ?? [],
         createdAt: (user.UserCreateDate ?? new Date(0)).toISOString(),
       },

@@ -101,22 +101,25 @@ export const listInvitations = async (
   return { items: (result.Items ?? []) as InvitationRecord[], nextKey: result.LastEvaluatedKey };
 };
 
-export type DeleteOutcome = 'deleted' | 'not-found' | 'activated';
+export type DeleteOutcome =
+  | { readonly outcome: 'deleted'; readonly invitation: InvitationRecord }
+  | { readonly outcome: 'not-found' | 'activated' };
 
-/** Deletes a pending invitation; an activated one stays. */
+/** Deletes a pending invitation and answers what it was; an activated one stays. */
 export const deletePendingInvitation = async (email: string): Promise<DeleteOutcome> => {
   try {
-    await ddb.send(
+    const result = await ddb.send(
       new DeleteCommand({
         TableName: table(),
         Key: { email },
         ConditionExpression: 'attribute_exists(email) AND codeUsed = :false',
         ExpressionAttributeValues: { ':false': false },
+        ReturnValues: 'ALL_OLD',
       }),
     );
-    return 'deleted';
+    return { outcome: 'deleted', invitation: result.Attributes as InvitationRecord };
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    return (await getInvitation(email)) ? 'activated' : 'not-found';
+    return { outcome: (await getInvitation(email)) ? 'activated' : 'not-found' };
   }
 };
