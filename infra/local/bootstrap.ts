@@ -7,6 +7,7 @@ import { cognito } from '../../lambdas/common/aws';
 import { userPoolId } from '../../lambdas/common/env';
 import { invite } from '../../lambdas/common/invite';
 import { getInvitation } from '../../lambdas/common/repositories/invitations';
+import { getProfileNames } from '../../lambdas/common/repositories/profiles';
 import { formatActivationCode } from '../../shared/activation-code';
 import { normalizedEmailSchema } from '../../shared/schemas';
 
@@ -16,11 +17,28 @@ export const SYSTEM_CREATOR = '00000000-0000-4000-8000-000000000000';
 export const activationLink = (origin: string, code: string): string =>
   `${origin}/activate?code=${formatActivationCode(code)}`;
 
+/**
+ * Whether someone completed activation as an admin. Group membership alone is not enough: a
+ * registration that failed after verification leaves its reserved user in the group with no passkey.
+ */
 export const adminExists = async (): Promise<boolean> => {
-  const admins = await cognito.send(
-    new ListUsersInGroupCommand({ UserPoolId: userPoolId(), GroupName: 'admins', Limit: 1 }),
-  );
-  return (admins.Users ?? []).length > 0;
+  let token: string | undefined;
+  do {
+    const page = await cognito.send(
+      new ListUsersInGroupCommand({
+        UserPoolId: userPoolId(),
+        GroupName: 'admins',
+        Limit: 60,
+        NextToken: token,
+      }),
+    );
+    const subs = (page.Users ?? []).flatMap(
+      (user) => user.Attributes?.find((a) => a.Name === 'sub')?.Value ?? [],
+    );
+    if ((await getProfileNames(subs)).size > 0) return true;
+    token = page.NextToken;
+  } while (token);
+  return false;
 };
 
 export const ensureBootstrapAdmin = async (email: string, origin: string): Promise<string | undefined> => {

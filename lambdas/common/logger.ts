@@ -28,14 +28,30 @@ const threshold = (): number => {
   return ORDER[configured] ?? ORDER.info;
 };
 
-const redact = (fields: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(
-    Object.entries(fields).map(([key, value]) => [key, isSensitive(key) ? '[redacted]' : value]),
-  );
+/** Redacts sensitive keys at any depth (objects and arrays), so nesting cannot smuggle a secret out. */
+const redact = (value: unknown, depth = 0): unknown => {
+  if (depth > 8) return '[truncated]';
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        isSensitive(key) ? '[redacted]' : redact(inner, depth + 1),
+      ]),
+    );
+  }
+  return value;
+};
 
 const write = (level: Level, message: string, fields: Record<string, unknown> = {}): void => {
   if (ORDER[level] < threshold()) return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...redact(fields) });
+  // The caller's fields come first so they can never overwrite level, time or message.
+  const line = JSON.stringify({
+    ...(redact(fields) as object),
+    level,
+    time: new Date().toISOString(),
+    message,
+  });
   (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
 };
 

@@ -171,7 +171,7 @@ describe('sign-in assertions', () => {
     ['no user verification (UV=0)', { userVerified: false }],
     ['a forged signature', { forgeSignature: true }],
     ['a challenge the server never issued', { challenge: 'bm90LWlzc3VlZC1ieS10aGUtc2VydmVy' }],
-    ["another user's handle", { userHandle: 'c29tZW9uZS1lbHNl' }],
+    ['a user handle that belongs to no one', { userHandle: 'c29tZW9uZS1lbHNl' }],
   ])('rejects an assertion with %s and issues no proof', async (_, options) => {
     const user = await activateUser(nextEmail('bad-assert'));
     const before = await identity.snapshot();
@@ -181,6 +181,18 @@ describe('sign-in assertions', () => {
     expect(answer.status).toBe(401);
     expect(answer.body.passkeyProof).toBeUndefined();
     // The session came and went; nothing else changed (the signature counter did not move).
+    expect(await identity.snapshot()).toEqual(before);
+  });
+
+  it("rejects an assertion that claims another user's handle", async () => {
+    const victim = await activateUser(nextEmail('handle-victim'));
+    const attacker = await activateUser(nextEmail('handle-attacker'));
+    const victimHandle = victim.authenticator.credentials[0]?.userHandle ?? '';
+    expect(victimHandle).not.toBe(attacker.authenticator.credentials[0]?.userHandle);
+    const before = await identity.snapshot();
+    const { answer } = await passkeySignin(attacker.authenticator, { userHandle: victimHandle });
+    expect(answer.status).toBe(401);
+    expect(answer.body.passkeyProof).toBeUndefined();
     expect(await identity.snapshot()).toEqual(before);
   });
 

@@ -1,8 +1,11 @@
 /**
  * POST /v1/auth/register-passkey: verifies a new passkey against the challenge the server stored for
- * this invitation (never one the client sends), then commits everything in one transaction: the
- * credential, the code marked used, the profile, the challenge consumed. It answers a single-use
- * passkey proof so the new user signs in without a second biometric prompt.
+ * this invitation (never one the client sends), puts the reserved user in the invitation's groups,
+ * then commits everything in one transaction: the credential, the code marked used, the profile, the
+ * challenge consumed. The transaction is the commit point: groups go first so that a committed
+ * registration always has them; a failure after that leaves a user in groups but with no passkey or
+ * profile, who cannot sign in and counts nowhere (docs/decisions/001-passkey-chain.md). It answers a
+ * single-use passkey proof so the new user signs in without a second biometric prompt.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';

@@ -26,6 +26,7 @@ export const handler = httpHandler(
       return ok(INVALID);
 
     const cognitoUsername = await bindCognitoUsername(invitation.email, randomUUID());
+    if (!cognitoUsername) return ok(INVALID);
     const userId = await ensureCognitoUser(cognitoUsername, invitation.email);
 
     const { rpId, rpName } = webauthnConfig();

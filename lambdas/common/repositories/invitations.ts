@@ -53,20 +53,26 @@ export const createInvitation = async (invitation: InvitationRecord): Promise<bo
 /**
  * Reserves the opaque Cognito username of this invitation, once: the first activation attempt's
  * candidate wins and every later (or concurrent) attempt gets the winner back, so a user is never
- * created twice for one invitation.
+ * created twice for one invitation. Answers undefined when the invitation is gone or used.
  */
-export const bindCognitoUsername = async (email: string, candidate: string): Promise<string> => {
-  const result = await ddb.send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: { email },
-      UpdateExpression: 'SET cognitoUsername = if_not_exists(cognitoUsername, :candidate)',
-      ConditionExpression: 'attribute_exists(email)',
-      ExpressionAttributeValues: { ':candidate': candidate },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return (result.Attributes as InvitationRecord).cognitoUsername ?? candidate;
+export const bindCognitoUsername = async (email: string, candidate: string): Promise<string | undefined> => {
+  try {
+    const result = await ddb.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { email },
+        UpdateExpression: 'SET cognitoUsername = if_not_exists(cognitoUsername, :candidate)',
+        ConditionExpression: 'attribute_exists(email) AND codeUsed = :false',
+        ExpressionAttributeValues: { ':candidate': candidate, ':false': false },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return (result.Attributes as InvitationRecord).cognitoUsername ?? candidate;
+  } catch (error) {
+    // Deleted or used since it was read: the caller answers as for any invalid code.
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
 };
 
 /** Transaction item marking the code used, only if it is this code and still unused. */

@@ -56,8 +56,10 @@ export const putPasskeyItem = (passkey: PasskeyRecord): TransactItem => ({
 });
 
 /**
- * Moves the signature counter forward only from the value this verification read, so two
- * concurrent uses of one assertion cannot both pass. Answers false when it lost.
+ * Moves the signature counter forward only from the value this verification read (a cloned
+ * authenticator shows up as a counter that went backwards). Authenticators that always report 0,
+ * as synced passkeys do, gain nothing from the condition: what stops a replay there is the
+ * single-use sign-in session. Answers false when the counter changed meanwhile.
  */
 export const advanceCounter = async (
   credentialId: string,

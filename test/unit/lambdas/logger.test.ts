@@ -31,4 +31,27 @@ describe('the logger', () => {
       expect(entry[field]).toBe('[redacted]');
     }
   });
+
+  it('redacts at any depth and never lets fields overwrite level, time or message', () => {
+    vi.stubEnv('LOG_LEVEL', 'info');
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    logger.info('nested', {
+      message: 'forged',
+      level: 'debug',
+      request: { body: '{"activationCode":"X"}', user: { email: 'a@b.co', id: 'u-1' } },
+      attempts: [{ passkeyProof: 'p', outcome: 'rejected' }],
+    });
+    const entry = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
+    expect(entry).toMatchObject({
+      level: 'info',
+      message: 'nested',
+      request: { body: '[redacted]', user: { email: '[redacted]', id: 'u-1' } },
+      attempts: [{ passkeyProof: '[redacted]', outcome: 'rejected' }],
+    });
+    expect(lines[0]).not.toContain('a@b.co');
+  });
 });
