@@ -10,7 +10,6 @@ export const DEFAULT_INVITATION_ROLES: readonly RoleGroup[] = ['users'];
 
 export const ACTIVATION_CODE_LENGTH = 16;
 export const ACTIVATION_CODE_FORMATTED_LENGTH = 19;
-export const ACTIVATION_CODE_GROUP_SIZE = 4;
 export const ACTIVATION_CODE_PLACEHOLDER = 'XXXX-XXXX-XXXX-XXXX';
 
 export const NAME_MAX = 200;

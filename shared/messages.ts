@@ -77,7 +77,6 @@ export const API_MESSAGES = {
   invalidRequest: 'Invalid request',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
-  notFound: 'Not found',
   internal: 'Internal server error',
   registrationFailed: 'Passkey registration could not be verified. Please start over.',
   activationCodeUsed: 'This activation code has already been used.',

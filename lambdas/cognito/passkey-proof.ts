@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { PASSKEY_PROOF_TTL_SECONDS } from '../../shared/constants';
-import { consumeProof, putProof } from '../common/repositories/auth-challenges';
+import { consumeProof, putProof, expiresIn } from '../common/repositories/auth-challenges';
 
 const hash = (proof: string): string => createHash('sha256').update(proof, 'utf8').digest('hex');
 
@@ -17,7 +17,7 @@ export const issuePasskeyProof = async (user: {
   await putProof(hash(proof), {
     userId: user.userId,
     cognitoUsername: user.cognitoUsername,
-    expiresAt: Math.floor(Date.now() / 1000) + PASSKEY_PROOF_TTL_SECONDS,
+    expiresAt: expiresIn(PASSKEY_PROOF_TTL_SECONDS),
   });
   return proof;
 };

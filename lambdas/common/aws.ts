@@ -5,10 +5,13 @@
  */
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 
 export const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
   marshallOptions: { removeUndefinedValues: true },
 });
 
 export const cognito = new CognitoIdentityProviderClient({});
+
+/** One item of a DynamoDB transaction; repositories build them, a handler commits them together. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

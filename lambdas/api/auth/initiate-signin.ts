@@ -8,7 +8,7 @@ import { SIGNIN_SESSION_TTL_SECONDS, WEBAUTHN_TIMEOUT_MS } from '../../../shared
 import { initiateSigninRequestSchema } from '../../../shared/schemas';
 import { webauthnConfig } from '../../common/env';
 import { httpHandler, ok } from '../../common/http';
-import { putSigninSession } from '../../common/repositories/auth-challenges';
+import { putSigninSession, expiresIn } from '../../common/repositories/auth-challenges';
 
 export const handler = httpHandler({ auth: 'public', body: initiateSigninRequestSchema }, async () => {
   const authenticationOptions = await generateAuthenticationOptions({
@@ -21,7 +21,7 @@ export const handler = httpHandler({ auth: 'public', body: initiateSigninRequest
   await putSigninSession({
     sessionId,
     challenge: authenticationOptions.challenge,
-    expiresAt: Math.floor(Date.now() / 1000) + SIGNIN_SESSION_TTL_SECONDS,
+    expiresAt: expiresIn(SIGNIN_SESSION_TTL_SECONDS),
   });
   return ok({ sessionId, authenticationOptions });
 });

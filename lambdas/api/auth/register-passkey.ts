@@ -66,9 +66,6 @@ const verify = async (
 const rejectedOrUsed = async (email: string) =>
   (await getInvitation(email))?.codeUsed ? new Conflict(API_MESSAGES.activationCodeUsed) : rejected();
 
-/** Index of the code-used condition in the transaction, to tell a used code from an expired challenge. */
-const CODE_ITEM = 1;
-
 export const handler = httpHandler(
   { auth: 'public', body: registerPasskeyRequestSchema },
   async ({ body }) => {
@@ -99,34 +96,33 @@ export const handler = httpHandler(
       locale: body.locale ?? DEFAULT_LOCALE,
       metadata: { onboardingCompleted: false },
     };
+    // Kept by name: its cancellation reason tells a used code from an expired challenge.
+    const markCodeUsed = markCodeUsedItem(invitation.email, invitation.activationCode, pending.userId, now);
+    const items = [
+      consumeRegistrationChallengeItem(invitation.email, pending.challenge),
+      markCodeUsed,
+      putPasskeyItem({
+        credentialId: registration.credential.id,
+        userId: pending.userId,
+        cognitoUsername: pending.cognitoUsername,
+        userHandle: pending.userHandle,
+        publicKey: registration.credential.publicKey,
+        counter: registration.credential.counter,
+        transports: registration.credential.transports,
+        deviceType: registration.credentialDeviceType,
+        backedUp: registration.credentialBackedUp,
+        createdAt: now,
+      }),
+      createProfileItem(profile),
+    ];
     try {
-      await ddb.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            consumeRegistrationChallengeItem(invitation.email, pending.challenge),
-            markCodeUsedItem(invitation.email, invitation.activationCode, pending.userId, now),
-            putPasskeyItem({
-              credentialId: registration.credential.id,
-              userId: pending.userId,
-              cognitoUsername: pending.cognitoUsername,
-              userHandle: pending.userHandle,
-              publicKey: registration.credential.publicKey,
-              counter: registration.credential.counter,
-              transports: registration.credential.transports,
-              deviceType: registration.credentialDeviceType,
-              backedUp: registration.credentialBackedUp,
-              createdAt: now,
-            }),
-            createProfileItem(profile),
-          ],
-        }),
-      );
+      await ddb.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
       // The code was used meanwhile, or another registration with it is committing right now.
       if (
-        reasons[CODE_ITEM]?.Code === 'ConditionalCheckFailed' ||
+        reasons[items.indexOf(markCodeUsed)]?.Code === 'ConditionalCheckFailed' ||
         reasons.some((r) => r.Code === 'TransactionConflict')
       ) {
         throw new Conflict(API_MESSAGES.activationCodeUsed);

@@ -10,7 +10,7 @@ import { verifyActivationRequestSchema, type ActivationVerifyResponse } from '..
 import { ensureCognitoUser } from '../../common/cognito-users';
 import { webauthnConfig } from '../../common/env';
 import { httpHandler, ok } from '../../common/http';
-import { putRegistrationChallenge } from '../../common/repositories/auth-challenges';
+import { putRegistrationChallenge, expiresIn } from '../../common/repositories/auth-challenges';
 import { bindCognitoUsername, getInvitation } from '../../common/repositories/invitations';
 import { secretsEqual } from '../../common/secrets';
 import { SUPPORTED_ALGORITHM_IDS } from '../../common/webauthn';
@@ -54,7 +54,7 @@ export const handler = httpHandler(
       cognitoUsername,
       userId,
       userHandle: userHandle.toString('base64url'),
-      expiresAt: Math.floor(Date.now() / 1000) + REGISTRATION_CHALLENGE_TTL_SECONDS,
+      expiresAt: expiresIn(REGISTRATION_CHALLENGE_TTL_SECONDS),
     });
 
     return ok({ valid: true, cognitoUsername, registrationOptions });

@@ -6,14 +6,15 @@
  * deletion is lazy.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../aws';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, type TransactItem } from '../aws';
 import { tableName } from '../env';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 const table = () => tableName('authChallenges');
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** The `expiresAt` (epoch seconds, the TTL attribute) of an item that lives this long from now. */
+export const expiresIn = (seconds: number): number => nowSeconds() + seconds;
 
 export interface RegistrationChallenge {
   readonly email: string;

@@ -1,18 +1,10 @@
 /** Invitations and their activation codes, one item per (lowercased) email. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  ScanCommand,
-  UpdateCommand,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RoleGroup } from '../../../shared/constants';
-import { ddb } from '../aws';
+import { ddb, type TransactItem } from '../aws';
 import { tableName } from '../env';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 const table = () => tableName('invitations');
 
 export interface InvitationRecord {

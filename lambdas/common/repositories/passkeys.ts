@@ -1,16 +1,10 @@
 /** Passkey credentials: credential id unique; a user's credentials through the `byUser` index. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  GetCommand,
-  QueryCommand,
-  UpdateCommand,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TABLES } from '../../../shared/tables';
-import { ddb } from '../aws';
+import { ddb, type TransactItem } from '../aws';
 import { tableName } from '../env';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 const table = () => tableName('passkeys');
 
 export interface PasskeyRecord {

@@ -5,13 +5,11 @@ import {
   type BatchGetCommandOutput,
   GetCommand,
   UpdateCommand,
-  type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type { ProfileUpdate, UserProfile } from '../../../shared/schemas';
-import { ddb } from '../aws';
+import { ddb, type TransactItem } from '../aws';
 import { tableName } from '../env';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 const table = () => tableName('profiles');
 
 export const getProfile = async (userId: string): Promise<UserProfile | undefined> => {

@@ -62,7 +62,9 @@ describe('AdminCreateUser and AdminGetUser', () => {
     const plain = await startPool();
     const stranger = await createUser(plain.client, { email: 'no.alias@example.com' });
     await expect(
-      plain.client.send(new AdminGetUserCommand({ UserPoolId: USER_POOL_ID, Username: 'no.alias@example.com' })),
+      plain.client.send(
+        new AdminGetUserCommand({ UserPoolId: USER_POOL_ID, Username: 'no.alias@example.com' }),
+      ),
     ).rejects.toThrow(/User does not exist/);
     expect(stranger.username).toBeTruthy();
   });
