@@ -15,7 +15,8 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { STACK_OUTPUTS, type StackOutputKey } from '../infra/stacks/outputs';
-import { DEFAULT_REGION, stackNameFor } from '../infra/stacks/stage-config';
+import { stackNameFor } from '../infra/stacks/stage-config';
+import { DEFAULT_REGION } from '../shared/constants';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST_DIR = join(REPO_ROOT, 'web', 'dist');

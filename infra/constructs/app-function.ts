@@ -9,7 +9,7 @@ import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { Access } from '../../lambdas/routes';
+import type { TableAccess } from '../../lambdas/routes';
 import type { TableDefinition } from '../../shared/tables';
 
 /** Repository root: handler entries in the route manifest are relative to it. */
@@ -123,24 +123,36 @@ export class AppFunction extends Construct {
   }
 
   /**
-   * Sets the table's environment variable (`definition.envVar`) to its name and grants exactly `access`
-   * on that table and its indexes.
+   * Sets the table's environment variable (`definition.envVar`) to its name and allows exactly the
+   * manifest's access: per grant, its actions on this table only (Query and Scan also on the table's
+   * indexes, by name), limited with `dynamodb:LeadingKeys` to the grant's key patterns when it has any.
    */
-  bindTable(table: ITable, definition: TableDefinition, access: Access): void {
+  bindTable(table: ITable, definition: TableDefinition, access: TableAccess): void {
     this.function.addEnvironment(definition.envVar, table.tableName);
-    if (access === 'readWrite') table.grantReadWriteData(this.function);
-    else table.grantReadData(this.function);
-    if (definition.globalSecondaryIndexes?.length) {
-      NagSuppressions.addResourceSuppressions(
-        this.role,
-        [
-          {
-            id: 'AwsSolutions-IAM5',
-            reason: `Queries the indexes of the ${definition.id} table it is bound to: "<table ARN>/index/*" names that table's indexes only.`,
-            appliesTo: [{ regex: '/^Resource::<.+\\.Arn>\\/index\\/\\*$/' }],
-          },
-        ],
-        true,
+    if (access.length === 0) throw new Error(`Empty access to the ${definition.id} table.`);
+    for (const grant of access) {
+      if (grant.actions.length === 0) throw new Error(`A grant on the ${definition.id} table has no action.`);
+      if (grant.keys) {
+        if (grant.keys.length === 0) throw new Error(`A grant on the ${definition.id} table has no key.`);
+        // A Scan carries no leading key, so the condition would not limit it at all.
+        if (grant.actions.includes('Scan')) {
+          throw new Error(`A Scan of the ${definition.id} table cannot be limited to keys.`);
+        }
+      }
+      const indexes = grant.actions.some((action) => action === 'Query' || action === 'Scan')
+        ? (definition.globalSecondaryIndexes ?? []).map(
+            (index) => `${table.tableArn}/index/${index.indexName}`,
+          )
+        : [];
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: grant.actions.map((action) => `dynamodb:${action}`),
+          resources: [table.tableArn, ...indexes],
+          ...(grant.keys && {
+            // LeadingKeys is multivalued (BatchGetItem names many keys): every one must match.
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...grant.keys] } },
+          }),
+        }),
       );
     }
   }

@@ -11,9 +11,7 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-
-/** Group names as they appear in the `cognito:groups` claim (SPEC section 1), highest precedence first. */
-export const USER_GROUPS = ['admins', 'coaches', 'users'] as const;
+import { ROLE_GROUPS } from '../../shared/constants';
 
 export interface PasskeyUserPoolProps {
   /** The three custom-auth triggers: the only way to sign in. */
@@ -31,8 +29,9 @@ export interface PasskeyUserPoolProps {
 
 /**
  * The Cognito user pool for passkey-only sign-in. Users exist only when an admin's invitation is
- * activated (no self sign-up); their usernames are opaque UUIDs and their email is a case-insensitive
- * sign-in alias. The one app client can do nothing but the custom challenge flow and refresh.
+ * activated (no self sign-up); they sign in by their opaque UUID username only, never by email, so
+ * `InitiateAuth` cannot tell whether an email belongs to a member. The email is a required attribute
+ * the user cannot change. The one app client can do nothing but the custom challenge flow and refresh.
  */
 export class PasskeyUserPool extends Construct {
   readonly userPool: UserPool;
@@ -44,9 +43,16 @@ export class PasskeyUserPool extends Construct {
 
     this.userPool = new UserPool(this, 'UserPool', {
       selfSignUpEnabled: false,
-      signInAliases: { username: true, email: true },
+      // Username only. An email alias would let anyone holding the public client id ask
+      // InitiateAuth(CUSTOM_AUTH, USERNAME=<email>) and tell members (a challenge naming their opaque
+      // username) from non-members. The server finds accounts by email with ListUsers instead.
+      // Sign-in aliases are fixed at creation: changing them replaces the pool.
+      signInAliases: { username: true },
       signInCaseSensitive: false,
+      // Mutable in the pool so an admin can correct it; the app client cannot write it (below).
       standardAttributes: { email: { required: true, mutable: true } },
+      // No autoVerify: activation creates users with a verified email and no message, and nothing
+      // makes Cognito send a verification code.
       // No passwords and no recovery by email or SMS: a lost passkey is replaced through a new invitation.
       accountRecovery: AccountRecovery.NONE,
       mfa: Mfa.OFF,
@@ -66,7 +72,8 @@ export class PasskeyUserPool extends Construct {
       removalPolicy: retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
 
-    USER_GROUPS.forEach((groupName, precedence) => {
+    // Highest precedence first, as shared/constants.ts orders them.
+    ROLE_GROUPS.forEach((groupName, precedence) => {
       this.userPool.addGroup(`Group-${groupName}`, { groupName, precedence });
     });
 
@@ -89,7 +96,7 @@ export class PasskeyUserPool extends Construct {
         locale: true,
         timezone: true,
       }),
-      // The email keys the invitation and is the sign-in alias: only an admin may change it.
+      // The email keys the invitation: only an admin may change it.
       writeAttributes: new ClientAttributes().withStandardAttributes({ locale: true, timezone: true }),
     });
 

@@ -6,16 +6,12 @@ import {
   CognitoUserPoolsAuthorizer,
   EndpointType,
   IdentitySource,
-  JsonSchemaType,
-  JsonSchemaVersion,
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
   ResponseType,
   RestApi,
   type MethodDeploymentOptions,
-  type Model,
-  type RequestValidator,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -82,8 +78,6 @@ export class PlatformApi extends Construct {
   /** The stage's base URL without a trailing slash: what the SPA prefixes every call with. */
   readonly url: string;
   private readonly routes: readonly RouteDefinition[];
-  private readonly validator: RequestValidator;
-  private readonly jsonObjectModel: Model;
   private connected = false;
 
   constructor(scope: Construct, id: string, props: PlatformApiProps) {
@@ -164,19 +158,6 @@ export class PlatformApi extends Construct {
       resultsCacheTtl: Duration.minutes(5),
     });
 
-    // API Gateway checks only the shape every call shares (required path parameters; a JSON object as
-    // the body of POST and PUT) before a Lambda runs. The handler validates the content with the zod
-    // schemas the SPA also uses, so those are not copied into API Gateway models.
-    this.validator = this.restApi.addRequestValidator('RequestValidator', {
-      validateRequestParameters: true,
-      validateRequestBody: true,
-    });
-    this.jsonObjectModel = this.restApi.addModel('JsonObject', {
-      contentType: 'application/json',
-      description: 'Any JSON object',
-      schema: { schema: JsonSchemaVersion.DRAFT4, title: 'JsonObject', type: JsonSchemaType.OBJECT },
-    });
-
     this.webAcl = this.createWebAcl(
       props.stageName,
       props.authRequestsPerIpPer5Min ?? 100,
@@ -201,6 +182,17 @@ export class PlatformApi extends Construct {
       ],
       true,
     );
+    // No request validator and no models: every request reaches the handler, whose HTTP wrapper
+    // validates it with the shared zod schemas and answers with the product's own messages
+    // (`Request body must be valid JSON`, ...), as the local API does. An API Gateway validator would
+    // answer malformed bodies first, with its own `Invalid request body`.
+    NagSuppressions.addResourceSuppressions(this.restApi, [
+      {
+        id: 'AwsSolutions-APIG2',
+        reason:
+          'Validation happens in the handler with the shared zod schemas (lambdas/common/http.ts), which answer with the product contract messages; an API Gateway validator would answer malformed bodies first with its own "Invalid request body".',
+      },
+    ]);
   }
 
   /**
@@ -267,11 +259,8 @@ export class PlatformApi extends Construct {
       .resourceForPath(route.path)
       .addMethod(route.method, new LambdaIntegration(handler, { allowTestInvoke: false }), {
         operationName: route.id,
-        requestValidator: this.validator,
+        // Declared for the method's documentation; the handler checks the value.
         requestParameters,
-        ...(route.method === 'POST' || route.method === 'PUT'
-          ? { requestModels: { 'application/json': this.jsonObjectModel } }
-          : {}),
         ...(route.auth === 'public'
           ? { authorizationType: AuthorizationType.NONE }
           : { authorizationType: AuthorizationType.COGNITO, authorizer: this.authorizer }),

@@ -34,7 +34,7 @@ export interface SpaSiteProps {
    * @default true
    */
   readonly retain?: boolean;
-  /** Days CloudFront and S3 access logs are kept. @default 90 */
+  /** Days the S3 server access logs of the assets bucket are kept. @default 90 */
   readonly logRetentionDays?: number;
 }
 
@@ -60,6 +60,10 @@ export const contentSecurityPolicy = (connectSources: readonly string[]): string
  * Hosting of the built SPA: a private, TLS-only, owner-enforced S3 bucket that only this CloudFront
  * distribution can read (origin access control), HTTPS only, client-side routes answered with
  * `index.html`, and a response-headers policy with CSP, HSTS, nosniff, frame DENY and no referrer.
+ *
+ * No log may hold an activation code, and invitees open `/activate?code=...`: the distribution has no
+ * access logging (CloudFront standard logging always records the query string), and the cache policy
+ * forwards no query string to S3, so the bucket's server access logs never see one either.
  */
 export class SpaSite extends Construct {
   readonly bucket: Bucket;
@@ -79,12 +83,13 @@ export class SpaSite extends Construct {
       autoDeleteObjects: !retain,
     };
 
-    // CloudFront standard logs are delivered with ACLs, so this bucket (and only this one) keeps ACLs on.
+    // S3 server access logs of the assets bucket only. The logging service writes through the bucket
+    // policy (feature flag @aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy), so ACLs stay off here too.
     this.logBucket = new Bucket(this, 'AccessLogs', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       lifecycleRules: [{ expiration: Duration.days(props.logRetentionDays ?? 90) }],
       ...removal,
     });
@@ -137,6 +142,8 @@ export class SpaSite extends Construct {
         origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        // Query strings are neither part of the cache key nor forwarded (and no origin request policy
+        // adds them): S3, and so its access logs, never sees `?code=...`.
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
         responseHeadersPolicy: this.headersPolicy,
         compress: true,
@@ -151,10 +158,8 @@ export class SpaSite extends Construct {
       })),
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
-      enableLogging: true,
-      logBucket: this.logBucket,
-      logFilePrefix: 'cloudfront/',
-      logIncludesCookies: false,
+      // Standard (legacy) logging always records cs-uri-query, so it would log live activation codes.
+      enableLogging: false,
       ...(custom && {
         domainNames: [custom.domainName],
         certificate: Certificate.fromCertificateArn(this, 'Certificate', custom.certificateArn),
@@ -184,6 +189,11 @@ export class SpaSite extends Construct {
         id: 'AwsSolutions-CFR2',
         reason:
           'The distribution serves static, public build output only; every call that reads or writes data goes to the API, which has its own WAF web ACL.',
+      },
+      {
+        id: 'AwsSolutions-CFR3',
+        reason:
+          'Access logging is off on purpose: CloudFront standard logging records the query string, and invitees open /activate?code=..., so the logs would hold live activation codes (DESIGN section 5). Standard logging v2, which can leave the query out, needs a delivery source in us-east-1, outside this regional stack.',
       },
     ]);
   }

@@ -1,7 +1,8 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ROUTES, TRIGGERS, type Access, type FunctionDefinition } from '../../lambdas/routes';
+import { ROUTES, TRIGGERS, type FunctionDefinition, type TableAccess } from '../../lambdas/routes';
+import { WEBAUTHN_RP_NAME } from '../../shared/constants';
 import { TABLES, type TableKey } from '../../shared/tables';
 import { AppFunction } from '../constructs/app-function';
 import { DataTables } from '../constructs/data-tables';
@@ -10,9 +11,6 @@ import { PlatformApi } from '../constructs/platform-api';
 import { SpaSite } from '../constructs/spa-site';
 import { STACK_OUTPUTS } from './outputs';
 import type { StageConfig } from './stage-config';
-
-/** The relying-party name passkey prompts show. */
-export const WEBAUTHN_RP_NAME = 'Metabolic Health Coaching';
 
 /** Cognito gives a trigger 5 seconds; an API handler gets well under API Gateway's 29. */
 const TRIGGER_TIMEOUT = Duration.seconds(5);
@@ -24,8 +22,9 @@ export interface PlatformStackProps extends StackProps {
 
 /**
  * One stage of the platform, built from the manifests: a table per `shared/tables.ts` entry, a function
- * per route and trigger of `lambdas/routes.ts` with exactly the tables and user-pool actions it lists,
- * the Cognito user pool, the REST API and the SPA hosting. Adding a route to the manifest needs no change here.
+ * per route and trigger of `lambdas/routes.ts` with exactly the table actions (and item keys) and
+ * user-pool actions it lists, the Cognito user pool, the REST API and the SPA hosting. Adding a route to
+ * the manifest needs no change here.
  */
 export class PlatformStack extends Stack {
   /** Every function, by its manifest id (routes and triggers). */
@@ -52,7 +51,7 @@ export class PlatformStack extends Stack {
         logRetention,
         logRemovalPolicy,
       });
-      for (const [key, access] of Object.entries(definition.tables) as [TableKey, Access][]) {
+      for (const [key, access] of Object.entries(definition.tables) as [TableKey, TableAccess][]) {
         fn.bindTable(this.tables.table(key), TABLES[key], access);
       }
       this.functions[definition.id] = fn;

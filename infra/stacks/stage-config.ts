@@ -1,8 +1,6 @@
 import type { Node } from 'constructs';
+import { DEFAULT_REGION } from '../../shared/constants';
 import type { CustomDomain } from '../constructs/spa-site';
-
-/** Region of every stage unless `-c region=...` says otherwise. */
-export const DEFAULT_REGION = 'us-west-2';
 
 /** Stages whose data may be thrown away: no retention, no deletion protection. */
 export const DISPOSABLE_STAGES: readonly string[] = ['dev'];
@@ -12,6 +10,7 @@ const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
 export interface StageConfig {
   /** Stage name from `-c stage=...`: part of the stack name, the API stage and every generated name. */
   readonly stage: string;
+  /** From `-c region=...`; `DEFAULT_REGION` (shared/constants.ts) otherwise. */
   readonly region: string;
   /** Keep data and refuse deletion (every stage except the disposable ones). */
   readonly retain: boolean;

@@ -1,13 +1,16 @@
+import { CachePolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, TRIGGERS, type FunctionDefinition, type RouteDefinition } from '../../../lambdas/routes';
+import { ROLE_GROUPS, WEBAUTHN_RP_NAME } from '../../../shared/constants';
 import { TABLE_KEYS, TABLES, type TableDefinition, type TableKey } from '../../../shared/tables';
 import { BUNDLING } from '../../../infra/constructs/app-function';
 import { STACK_OUTPUTS } from '../../../infra/stacks/outputs';
-import { WEBAUTHN_RP_NAME } from '../../../infra/stacks/platform-stack';
 import {
   actionsOf,
   findMethod,
   flatten,
+  isAllowed,
+  leadingKeyPatterns,
   logicalIdOf,
   resourcesOf,
   resourcesOfStatement,
@@ -22,12 +25,6 @@ import {
 const ALL_FUNCTIONS: readonly FunctionDefinition[] = [...ROUTES, ...Object.values(TRIGGERS)];
 const PUBLIC_ROUTES = ROUTES.filter((route) => route.auth === 'public');
 const PROTECTED_ROUTES = ROUTES.filter((route) => route.auth !== 'public');
-const WRITE_ACTIONS = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-];
 
 let prod: Synthesized;
 let dev: Synthesized;
@@ -94,10 +91,19 @@ describe('Cognito user pool', () => {
     expect(pool(prod).Properties.AdminCreateUserConfig).toEqual({ AllowAdminCreateUserOnly: true });
   });
 
-  it('signs in by opaque username with email as a case-insensitive alias', () => {
-    expect(pool(prod).Properties.AliasAttributes).toEqual(['email']);
-    expect(pool(prod).Properties.UsernameAttributes).toBeUndefined();
-    expect(pool(prod).Properties.UsernameConfiguration).toEqual({ CaseSensitive: false });
+  it('signs in by the opaque, case-insensitive username only: an email cannot be probed for membership', () => {
+    // With an email alias, InitiateAuth(CUSTOM_AUTH, USERNAME=<email>) answers members and
+    // non-members differently.
+    for (const synth of [prod, dev, customDomain]) {
+      expect(pool(synth).Properties.AliasAttributes).toBeUndefined();
+      expect(pool(synth).Properties.UsernameAttributes).toBeUndefined();
+      expect(pool(synth).Properties.UsernameConfiguration).toEqual({ CaseSensitive: false });
+    }
+  });
+
+  it('requires an email on every user and sends no verification message', () => {
+    expect(pool(prod).Properties.Schema).toContainEqual({ Name: 'email', Required: true, Mutable: true });
+    expect(pool(prod).Properties.AutoVerifiedAttributes).toBeUndefined();
   });
 
   it('has deletion protection and is retained outside dev only', () => {
@@ -107,9 +113,14 @@ describe('Cognito user pool', () => {
     expect(pool(dev).DeletionPolicy).toBe('Delete');
   });
 
-  it('has exactly the groups admins, coaches and users', () => {
+  it('has exactly the role groups of shared/constants.ts, highest precedence (0) first', () => {
     const groups = Object.values(resourcesOf(prod.template, 'AWS::Cognito::UserPoolGroup'));
-    expect(groups.map((group) => group.Properties.GroupName).sort()).toEqual(['admins', 'coaches', 'users']);
+    expect(
+      groups
+        .map((group) => [group.Properties.GroupName, group.Properties.Precedence])
+        .sort((a, b) => Number(a[1]) - Number(b[1])),
+    ).toEqual(ROLE_GROUPS.map((name, precedence) => [name, precedence]));
+    expect(ROLE_GROUPS).toEqual(['admins', 'coaches', 'users']);
   });
 
   it('wires the Define, Create and Verify triggers to the functions built from TRIGGERS', () => {
@@ -327,19 +338,48 @@ describe('least-privilege IAM', () => {
     if (!fn) throw new Error(`No function ${id}`);
     return logicalIdOf(synth.stack, fn.role);
   };
-  const tableKeyByLogicalId = () =>
-    new Map(TABLE_KEYS.map((key) => [tableLogicalId(prod, key), key] as const));
-  /** Table keys a statement's resources name (the table ARN or its `/index/*`). */
-  const tablesIn = (statement: Statement): TableKey[] => {
-    const byId = tableKeyByLogicalId();
-    return resourcesOfStatement(statement).map((resource) => {
-      const match = /^\$\{([A-Za-z0-9]+)\.Arn\}(\/index\/\*)?$/.exec(flatten(resource));
-      const key = match?.[1] ? byId.get(match[1]) : undefined;
-      if (!key)
-        throw new Error(`DynamoDB statement names something other than a table: ${flatten(resource)}`);
-      return key;
-    });
+  const dynamoStatements = (synth: Synthesized, id: string): Statement[] =>
+    statementsOfRole(synth.template, roleOf(synth, id)).filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
+    );
+  /** `<action> <table>[/index/<name>] [key patterns]`, one line per action and resource. */
+  const permission = (action: string, resource: string, keys?: readonly string[]): string =>
+    [action, resource, ...(keys ? [[...keys].sort().join(' | ')] : [])].join(' ');
+  /** The DynamoDB permissions of a function's role, with each table ARN named by its table key. */
+  const dynamoPermissions = (synth: Synthesized, id: string): string[] => {
+    const byLogicalId = new Map(TABLE_KEYS.map((key) => [tableLogicalId(synth, key), key] as const));
+    return dynamoStatements(synth, id)
+      .flatMap((statement) => {
+        expect(statement.Effect).toBe('Allow');
+        const keys = leadingKeyPatterns(statement);
+        return actionsOf(statement).flatMap((action) =>
+          resourcesOfStatement(statement).map((resource) => {
+            const match = /^\$\{([A-Za-z0-9]+)\.Arn\}(\/index\/[A-Za-z0-9_.-]+)?$/.exec(flatten(resource));
+            const key = match?.[1] ? byLogicalId.get(match[1]) : undefined;
+            if (!key) throw new Error(`${id}: DynamoDB statement on something else: ${flatten(resource)}`);
+            return permission(action, `${key}${match?.[2] ?? ''}`, keys);
+          }),
+        );
+      })
+      .sort();
   };
+  /** The same lines, as the manifest entry says they should be. */
+  const manifestPermissions = (definition: FunctionDefinition): string[] =>
+    (Object.entries(definition.tables) as [TableKey, FunctionDefinition['tables'][TableKey]][])
+      .flatMap(([key, access]) =>
+        (access ?? []).flatMap((grant) => {
+          const indexes = grant.actions.some((action) => action === 'Query' || action === 'Scan')
+            ? ((TABLES[key] as TableDefinition).globalSecondaryIndexes ?? []).map(
+                (index) => `${key}/index/${index.indexName}`,
+              )
+            : [];
+          return grant.actions.flatMap((action) =>
+            [key, ...indexes].map((resource) => permission(`dynamodb:${action}`, resource, grant.keys)),
+          );
+        }),
+      )
+      .sort();
+  const tableArn = (synth: Synthesized, key: TableKey) => `\${${tableLogicalId(synth, key)}.Arn}`;
 
   it('has no Allow statement with a wildcard action anywhere in the template', () => {
     const documents = [
@@ -360,19 +400,81 @@ describe('least-privilege IAM', () => {
     }
   });
 
-  it.each(ALL_FUNCTIONS)('$id reaches exactly its own tables, writing only where it may', (definition) => {
-    const statements = statementsOfRole(prod.template, roleOf(prod, definition.id)).filter((statement) =>
-      actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
+  it.each(ALL_FUNCTIONS)(
+    '$id may take exactly the DynamoDB actions of its manifest entry, on those tables and keys only',
+    (definition) => {
+      expect(dynamoPermissions(prod, definition.id)).toEqual(manifestPermissions(definition));
+      expect(dynamoPermissions(dev, definition.id)).toEqual(manifestPermissions(definition));
+    },
+  );
+
+  it('limits each function to the auth-challenge items it uses, by key prefix (as reviewed)', () => {
+    // Items: registration#<email>, session#<id>, proof#<sha256 hex> (lambdas/common/repositories/auth-challenges.ts).
+    const reviewed: Record<string, string[]> = {
+      InitiateSignin: ['dynamodb:PutItem authChallenges session#*'],
+      VerifyWebauthn: [
+        'dynamodb:DeleteItem authChallenges session#*',
+        'dynamodb:PutItem authChallenges proof#*',
+      ],
+      VerifyActivation: ['dynamodb:PutItem authChallenges registration#*'],
+      RegisterPasskey: [
+        'dynamodb:DeleteItem authChallenges registration#*',
+        'dynamodb:GetItem authChallenges registration#*',
+        'dynamodb:PutItem authChallenges proof#*',
+      ],
+      VerifyAuthChallengeResponse: ['dynamodb:DeleteItem authChallenges proof#*'],
+    };
+    for (const definition of ALL_FUNCTIONS) {
+      const onChallenges = dynamoPermissions(prod, definition.id).filter((line) =>
+        line.includes(' authChallenges'),
+      );
+      expect(onChallenges, definition.id).toEqual(reviewed[definition.id] ?? []);
+    }
+  });
+
+  it('lets only VerifyWebauthn and RegisterPasskey issue a passkey proof, and only the Verify trigger redeem one', () => {
+    const proof = { resource: tableArn(prod, 'authChallenges'), leadingKeys: [`proof#${'ab'.repeat(32)}`] };
+    const allowed = (action: string) =>
+      ALL_FUNCTIONS.filter((definition) =>
+        isAllowed(statementsOfRole(prod.template, roleOf(prod, definition.id)), { ...proof, action }),
+      )
+        .map((definition) => definition.id)
+        .sort();
+    expect(allowed('dynamodb:PutItem')).toEqual(['RegisterPasskey', 'VerifyWebauthn']);
+    expect(allowed('dynamodb:UpdateItem')).toEqual([]);
+    expect(allowed('dynamodb:BatchWriteItem')).toEqual([]);
+    expect(allowed('dynamodb:DeleteItem')).toEqual(['VerifyAuthChallengeResponse']);
+    expect(allowed('dynamodb:GetItem')).toEqual([]);
+  });
+
+  it('lets no function touch an auth challenge outside its prefixes, nor scan that table', () => {
+    const resource = tableArn(prod, 'authChallenges');
+    const statements = statementsOfRole(prod.template, roleOf(prod, 'InitiateSignin'));
+    expect(isAllowed(statements, { action: 'dynamodb:PutItem', resource, leadingKeys: ['session#x'] })).toBe(
+      true,
     );
-    const reached = new Set<TableKey>();
-    for (const statement of statements) {
-      const writes = actionsOf(statement).some((action) => WRITE_ACTIONS.includes(action));
-      for (const key of tablesIn(statement)) {
-        reached.add(key);
-        if (writes) expect(definition.tables[key], `${definition.id} writes ${key}`).toBe('readWrite');
+    for (const leadingKeys of [
+      ['proof#x'],
+      ['registration#a@example.com'],
+      ['xsession#x'],
+      ['session#x', 'proof#x'],
+    ]) {
+      expect(isAllowed(statements, { action: 'dynamodb:PutItem', resource, leadingKeys })).toBe(false);
+    }
+    for (const definition of ALL_FUNCTIONS) {
+      const role = statementsOfRole(prod.template, roleOf(prod, definition.id));
+      for (const action of ['dynamodb:Scan', 'dynamodb:Query']) {
+        expect(isAllowed(role, { action, resource }), `${definition.id} ${action}`).toBe(false);
       }
     }
-    expect([...reached].sort()).toEqual(Object.keys(definition.tables).sort());
+  });
+
+  it('lets only ListInvitations scan, and nothing scan any table but invitations', () => {
+    const scanners = ALL_FUNCTIONS.filter((definition) =>
+      dynamoPermissions(prod, definition.id).some((line) => line.startsWith('dynamodb:Scan ')),
+    );
+    expect(scanners.map((definition) => definition.id)).toEqual(['ListInvitations']);
+    expect(dynamoPermissions(prod, 'ListInvitations')).toEqual(['dynamodb:Scan invitations']);
   });
 
   it.each(ALL_FUNCTIONS)('$id may call exactly its Cognito actions, on this pool only', (definition) => {
@@ -475,10 +577,21 @@ describe('REST API', () => {
     expect(stageWide?.ThrottlingBurstLimit).toBeGreaterThan(0);
   });
 
-  it('requires the path parameter of DELETE /internal/v1/admin/invitations/{email}', () => {
+  it('declares the path parameter of DELETE /internal/v1/admin/invitations/{email}', () => {
     const method = findMethod(prod.template, 'DELETE', '/internal/v1/admin/invitations/{email}')!;
     expect(method.Properties.RequestParameters).toEqual({ 'method.request.path.email': true });
-    expect(method.Properties.RequestValidatorId).toBeDefined();
+  });
+
+  it('lets every request reach the handler, which validates it and answers with the product messages', () => {
+    // An API Gateway validator would answer a malformed body itself with "Invalid request body",
+    // not with the handler's {message: 'Request body must be valid JSON'} (lambdas/common/http.ts).
+    expect(resourcesOf(prod.template, 'AWS::ApiGateway::RequestValidator')).toEqual({});
+    expect(resourcesOf(prod.template, 'AWS::ApiGateway::Model')).toEqual({});
+    for (const route of ROUTES) {
+      const method = findMethod(prod.template, route.method, route.path)!;
+      expect(method.Properties.RequestValidatorId, route.id).toBeUndefined();
+      expect(method.Properties.RequestModels, route.id).toBeUndefined();
+    }
   });
 
   it('answers CORS preflights for the app origin only, on every route path', () => {
@@ -711,6 +824,72 @@ describe('SPA hosting', () => {
     expect(assetsBucket(prod).DeletionPolicy).toBe('Retain');
     expect(assetsBucket(dev).DeletionPolicy).toBe('Delete');
     expect(Object.keys(resourcesOf(prod.template, 'Custom::S3AutoDeleteObjects'))).toHaveLength(0);
+  });
+});
+
+describe('no log can hold a query string (activation links are /activate?code=...)', () => {
+  const distributionConfig = (synth: Synthesized) =>
+    only(resourcesOf(synth.template, 'AWS::CloudFront::Distribution'))[1].Properties
+      .DistributionConfig as Record<string, Json>;
+  const behaviors = (synth: Synthesized) => [
+    distributionConfig(synth).DefaultCacheBehavior as Record<string, Json>,
+    ...((distributionConfig(synth).CacheBehaviors ?? []) as Record<string, Json>[]),
+  ];
+  const ALL = { prod: () => prod, dev: () => dev, 'custom domain': () => customDomain };
+
+  it.each(Object.entries(ALL))('%s: CloudFront writes no access log of any kind', (_name, synth) => {
+    // Standard (legacy) logging always records cs-uri-query; v2 and real-time logs are not set up either.
+    expect(distributionConfig(synth()).Logging).toBeUndefined();
+    for (const type of [
+      'AWS::CloudFront::RealtimeLogConfig',
+      'AWS::Logs::DeliverySource',
+      'AWS::Logs::DeliveryDestination',
+      'AWS::Logs::Delivery',
+    ]) {
+      expect(resourcesOf(synth().template, type), type).toEqual({});
+    }
+  });
+
+  it.each(Object.entries(ALL))(
+    '%s: CloudFront forwards no query string to S3, so the bucket access logs never see one',
+    (_name, synth) => {
+      const customPolicies = resourcesOf(synth().template, 'AWS::CloudFront::CachePolicy');
+      for (const behavior of behaviors(synth())) {
+        expect(behavior.ForwardedValues).toBeUndefined();
+        expect(behavior.OriginRequestPolicyId).toBeUndefined();
+        const policyId = behavior.CachePolicyId as Json;
+        if (typeof policyId === 'string') {
+          // A managed policy: CachingOptimized has QueryStringBehavior none.
+          expect(policyId).toBe(CachePolicy.CACHING_OPTIMIZED.cachePolicyId);
+        } else {
+          const policy = customPolicies[(policyId as { Ref: string }).Ref]!;
+          expect(JSON.stringify(policy.Properties)).toContain('"QueryStringBehavior":"none"');
+        }
+      }
+    },
+  );
+
+  it('keeps S3 server access logs of the assets bucket only, in a bucket with ACLs off', () => {
+    const buckets = resourcesOf(prod.template, 'AWS::S3::Bucket');
+    const logBucketId = logicalIdOf(prod.stack, prod.stack.site.logBucket);
+    const logging = Object.entries(buckets).filter(([, bucket]) => bucket.Properties.LoggingConfiguration);
+    expect(logging.map(([id]) => id)).toEqual([logicalIdOf(prod.stack, prod.stack.site.bucket)]);
+    expect(logging[0]![1].Properties.LoggingConfiguration).toMatchObject({
+      DestinationBucketName: { Ref: logBucketId },
+    });
+    expect(buckets[logBucketId]!.Properties.OwnershipControls).toEqual({
+      Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }],
+    });
+  });
+
+  it('logs API requests without query strings, paths or bodies, and WAF logs nothing', () => {
+    const [, stage] = only(resourcesOf(prod.template, 'AWS::ApiGateway::Stage'));
+    const format = (stage.Properties.AccessLogSetting as { Format: string }).Format;
+    const variables = Object.values(JSON.parse(format) as Record<string, string>);
+    for (const variable of variables) expect(variable).toMatch(/^\$context\.[A-Za-z.]+$/);
+    expect(variables).not.toContain('$context.path');
+    expect(format).not.toMatch(/querystring|\$input|\$method\.request|\$request/i);
+    expect(resourcesOf(prod.template, 'AWS::WAFv2::LoggingConfiguration')).toEqual({});
   });
 });
 

@@ -119,3 +119,50 @@ export function statementsOfRole(template: Template, roleLogicalId: string): Sta
       (policy) => (policy.Properties.PolicyDocument as unknown as { Statement: Statement[] }).Statement,
     );
 }
+
+/** An IAM string pattern (`*` any run of characters, `?` one character) as an anchored regular expression. */
+const globCharacter = (c: string): string =>
+  c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^$|()[\]{}\\]/g, '\\$&');
+const globPattern = (pattern: string): RegExp =>
+  new RegExp(`^${pattern.split('').map(globCharacter).join('')}$`, 's');
+export const globMatches = (pattern: string, value: string): boolean => globPattern(pattern).test(value);
+
+/** What a call asks IAM for: the action, the resource (flattened, see `flatten`) and its DynamoDB leading keys. */
+export interface Request {
+  readonly action: string;
+  readonly resource: string;
+  readonly leadingKeys?: readonly string[];
+}
+
+/** The leading-key patterns of a statement (its only supported condition), or undefined without a condition. */
+export function leadingKeyPatterns(statement: Statement): string[] | undefined {
+  if (statement.Condition === undefined) return undefined;
+  const condition = statement.Condition as Record<string, Record<string, Json>>;
+  const operators = Object.keys(condition);
+  const keys = condition['ForAllValues:StringLike'];
+  if (operators.length !== 1 || !keys || Object.keys(keys).join() !== 'dynamodb:LeadingKeys') {
+    throw new Error(`Unsupported condition in a role statement: ${JSON.stringify(statement.Condition)}`);
+  }
+  const patterns = keys['dynamodb:LeadingKeys'];
+  return (Array.isArray(patterns) ? patterns : [patterns]).map(String);
+}
+
+const statementMatches = (statement: Statement, request: Request): boolean => {
+  if (!actionsOf(statement).some((action) => globMatches(action, request.action))) return false;
+  if (!resourcesOfStatement(statement).some((resource) => globMatches(flatten(resource), request.resource)))
+    return false;
+  const patterns = leadingKeyPatterns(statement);
+  // ForAllValues: every leading key of the request must match one pattern (vacuously true without keys).
+  return (
+    patterns === undefined ||
+    (request.leadingKeys ?? []).every((key) => patterns.some((pattern) => globMatches(pattern, key)))
+  );
+};
+
+/**
+ * Evaluates a request against identity-policy statements the way IAM does for the shapes this stack
+ * writes: an explicit Deny wins, otherwise one matching Allow is needed. Any other condition throws.
+ */
+export const isAllowed = (statements: readonly Statement[], request: Request): boolean =>
+  !statements.some((s) => s.Effect === 'Deny' && statementMatches(s, request)) &&
+  statements.some((s) => s.Effect === 'Allow' && statementMatches(s, request));
