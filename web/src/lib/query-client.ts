@@ -6,11 +6,16 @@ import {
   QUERY_STALE_TIME_MS,
 } from '../../../shared/constants';
 import { isRetryableError } from './api-client';
+import { retryDelay } from './retry-delay';
+
+/** TanStack Query calls `retryDelay(failureCount, error)`; the backoff only needs the count. */
+const backoff = (failureCount: number) => retryDelay(failureCount);
 
 /**
  * Cache policy of SPEC sections 7 and 9: 60 s stale, 5-minute retention, one retry, no refetch
  * on focus, refetch on mount; mutations retry once. The single retry is spent only on failures
- * SPEC section 8 calls retryable (see docs/decisions/023-retry-only-retryable-failures.md).
+ * SPEC section 8 calls retryable (see docs/decisions/023-retry-only-retryable-failures.md), after
+ * the SPEC section 9 backoff (docs/decisions/027-retry-backoff-and-cookie-storage.md).
  */
 export const createQueryClient = (): QueryClient =>
   new QueryClient({
@@ -19,11 +24,13 @@ export const createQueryClient = (): QueryClient =>
         staleTime: QUERY_STALE_TIME_MS,
         gcTime: QUERY_GC_TIME_MS,
         retry: (failureCount, error) => failureCount < QUERY_RETRY && isRetryableError(error),
+        retryDelay: backoff,
         refetchOnWindowFocus: false,
         refetchOnMount: true,
       },
       mutations: {
         retry: (failureCount, error) => failureCount < MUTATION_RETRY && isRetryableError(error),
+        retryDelay: backoff,
       },
     },
   });

@@ -27,6 +27,15 @@ describe('query defaults (SPEC sections 7 and 9)', () => {
     expect(retry(1, new TypeError('Failed to fetch'))).toBe(false);
     expect(retry(0, new ApiError(409, 'x'))).toBe(false);
   });
+
+  it('waits the SPEC section 9 backoff before a retry: 2^n * 100 ms plus up to 100 ms', () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    for (const delay of [queries?.retryDelay, mutations?.retryDelay]) {
+      const wait = delay as (failureCount: number, error: unknown) => number;
+      expect(wait(0, new ApiError(503, 'x'))).toBe(150);
+      expect(wait(1, new TypeError('Failed to fetch'))).toBe(250);
+    }
+  });
 });
 
 describe('profile query', () => {

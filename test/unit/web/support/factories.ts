@@ -2,10 +2,16 @@ import type { Role } from '../../../../shared/constants';
 import type { AdminUserListItem, Invitation, UserProfile } from '../../../../shared/schemas';
 import type { SessionUser } from '../../../../web/src/lib/auth/session-user';
 
+/** Cognito `sub`, the profile's userId. */
 export const USER_ID = '6f1c1f7e-3c5e-4b8a-9a43-2f1d3c4b5a69';
+/**
+ * The Cognito username: also an opaque UUID, but never the same as USER_ID here, so a call that
+ * swaps the two (signInWithPasskeyProof(cognitoUsername, proof, userId)) fails its test.
+ */
+export const COGNITO_USERNAME = 'c2a9d1b4-57e0-4f3a-8b6d-0e4f5a6b7c8d';
 
 export const sessionUser = (roles: Role[] = ['user'], overrides: Partial<SessionUser> = {}): SessionUser => ({
-  username: USER_ID,
+  username: COGNITO_USERNAME,
   userId: USER_ID,
   email: 'casey@example.com',
   roles,
@@ -110,4 +116,11 @@ export const authenticationOptions = () => ({
   userVerification: 'required' as const,
 });
 
-export const passkeyProof = () => ({ userId: USER_ID, cognitoUsername: USER_ID, passkeyProof: 'proof-123' });
+export const PASSKEY_PROOF = 'proof-123';
+
+/** What verify-webauthn and register-passkey answer: three distinct values, none standing in for another. */
+export const passkeyProof = () => ({
+  userId: USER_ID,
+  cognitoUsername: COGNITO_USERNAME,
+  passkeyProof: PASSKEY_PROOF,
+});

@@ -82,5 +82,3 @@ export const dashboardTitle = (roles: readonly Role[]): string => {
   if (roles.includes('coach')) return 'Coach Dashboard';
   return 'User Dashboard';
 };
-
-export const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', coach: 'Coach', user: 'User' };

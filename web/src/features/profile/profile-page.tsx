@@ -7,10 +7,10 @@ import { Spinner } from '../../components/spinner';
 import { useSessionUser } from '../../lib/auth/auth-provider';
 import { reloadPage } from '../../lib/browser';
 import { errorMessage } from '../../lib/errors';
+import { ROLE_LABELS } from '../../lib/role-labels';
 import { useProfile } from './api/get-profile';
 import { ProfileForm } from './profile-form';
 import { ProfileSection, ProfileView } from './profile-view';
-import { ROLE_BADGES } from './profile-values';
 
 export function ProfilePage() {
   const profile = useProfile();
@@ -71,7 +71,7 @@ function AccountInformation({ profile }: { profile: UserProfile }) {
             <ul className="badge-list" aria-label="Roles">
               {user.roles.map((role) => (
                 <li key={role} className="badge badge--primary">
-                  {ROLE_BADGES[role]}
+                  {ROLE_LABELS[role]}
                 </li>
               ))}
             </ul>

@@ -1,4 +1,3 @@
-import type { Role } from '../../../../shared/constants';
 import { IMPERIAL_DEFAULT_LANGUAGE } from '../../../../shared/constants';
 import { cmToFeetInches, feetInchesToCm } from '../../../../shared/height';
 import type { UserProfile } from '../../../../shared/schemas';
@@ -29,8 +28,6 @@ export const MEASUREMENT_OPTIONS: readonly { value: MeasurementSystem; label: st
   { value: 'metric', label: 'Metric (cm, kg)' },
   { value: 'imperial', label: 'Imperial (ft, in, lb)' },
 ];
-
-export const ROLE_BADGES: Record<Role, string> = { admin: 'Admin', coach: 'Coach', user: 'User' };
 
 /** SPEC section 9: imperial when the browser language is en-US, else metric. */
 export const defaultMeasurementSystem = (language: string | undefined): MeasurementSystem =>

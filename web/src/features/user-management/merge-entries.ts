@@ -1,6 +1,5 @@
-import type { Role, RoleGroup } from '../../../../shared/constants';
-import { ROLE_GROUPS } from '../../../../shared/constants';
-import { roleOfGroup } from '../../../../shared/roles';
+import type { Role } from '../../../../shared/constants';
+import { rolesFromClaim } from '../../../../shared/roles';
 import type { AdminUserListItem, Invitation } from '../../../../shared/schemas';
 
 export type EntryStatus = 'pending' | 'activated';
@@ -15,17 +14,6 @@ export interface UserEntry {
   createdAt: string;
   activationCode?: string;
 }
-
-const isGroup = (value: string): value is RoleGroup => (ROLE_GROUPS as readonly string[]).includes(value);
-const ROLE_NAMES: readonly string[] = ['admin', 'coach', 'user'];
-
-/** Roles from group names (admins) or role names (admin), in a stable order. */
-export const toRoles = (values: readonly string[]): Role[] => {
-  const roles = new Set(
-    values.map((v) => (isGroup(v) ? roleOfGroup(v) : v)).filter((v) => ROLE_NAMES.includes(v)),
-  );
-  return (['admin', 'coach', 'user'] as const).filter((role) => roles.has(role));
-};
 
 const fullName = (user: AdminUserListItem) => [user.preferredName, user.familyName].filter(Boolean).join(' ');
 
@@ -46,7 +34,8 @@ export const mergeEntries = (
       email: invitation?.email ?? user.email,
       name: fullName(user),
       status: 'activated',
-      roles: toRoles(user.roles),
+      // Cognito group names (admins, coaches, users); unknown groups are left out.
+      roles: rolesFromClaim(user.roles),
       createdAt: user.createdAt,
       ...(invitation ? { activationCode: invitation.activationCode } : {}),
     };
@@ -58,7 +47,7 @@ export const mergeEntries = (
       email: i.email,
       name: '',
       status: 'pending',
-      roles: toRoles(i.roles),
+      roles: rolesFromClaim(i.roles),
       createdAt: i.createdAt,
       activationCode: i.activationCode,
     }));

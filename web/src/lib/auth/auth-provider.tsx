@@ -65,6 +65,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         setState({ status: 'signed-in', user });
         return user;
       } catch (error) {
+        // Whoever was signed in before is signed out now (signInWithPasskeyProof signs them
+        // out first), so their cached data must go as well.
+        queryClient.clear();
         setState(SIGNED_OUT);
         throw error instanceof Error && error.message ? error : new Error(MESSAGES.passkeySignInFailed);
       }

@@ -6,7 +6,8 @@
 import { Amplify } from 'aws-amplify';
 import { fetchAuthSession, signOut as amplifySignOut } from 'aws-amplify/auth';
 import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
-import { Hub } from 'aws-amplify/utils';
+import { CookieStorage, Hub } from 'aws-amplify/utils';
+import { COOKIE_STORAGE_EXPIRES_DAYS } from '../../../../shared/constants';
 import { MESSAGES } from '../../../../shared/messages';
 import type { WebEnv } from '../../config/env';
 import { sessionUserFromClaims, type SessionUser } from './session-user';
@@ -24,6 +25,11 @@ export const configureAuth = (env: WebEnv): void => {
       },
     },
   });
+  // SPEC section 9: tokens live in cookies for 365 days, secure. Only after configure, which
+  // resets the token storage to localStorage (docs/decisions/027).
+  cognitoUserPoolsTokenProvider.setKeyValueStorage(
+    new CookieStorage({ expires: COOKIE_STORAGE_EXPIRES_DAYS, secure: true, sameSite: 'strict', path: '/' }),
+  );
 };
 
 /** The current id token (refreshed by Amplify when about to expire), or undefined when signed out. */

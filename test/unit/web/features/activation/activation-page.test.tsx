@@ -1,9 +1,14 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES, VALIDATION } from '../../../../../shared/messages';
+import { AUTO_SIGN_IN_FAILED } from '../../../../../web/src/features/activation/api/register-passkey';
+import { profileQueryKey } from '../../../../../web/src/features/profile/api/get-profile';
 import * as cognito from '../../support/cognito-mock';
 import {
+  COGNITO_USERNAME,
+  completeProfile,
   newProfile,
+  PASSKEY_PROOF,
   passkeyProof,
   registrationOptions,
   registrationResponse,
@@ -17,7 +22,11 @@ import { renderApp } from '../../support/render-app';
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
 
-const validAnswer = { valid: true, cognitoUsername: USER_ID, registrationOptions: registrationOptions() };
+const validAnswer = {
+  valid: true,
+  cognitoUsername: COGNITO_USERNAME,
+  registrationOptions: registrationOptions(),
+};
 
 describe('/activate', () => {
   let api: ReturnType<typeof fakeApi>;
@@ -101,7 +110,7 @@ describe('/activate', () => {
     api.set('POST /v1/auth/verify-activation', failure(400, 'Invalid request'));
     const app = await open();
     await fillAndVerify(app);
-    expect(await screen.findByRole('alert', {}, { timeout: 4000 })).toHaveTextContent('Invalid request');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid request');
   });
 
   it('creates the passkey, registers it, signs in with the proof and opens the dashboard', async () => {
@@ -114,12 +123,39 @@ describe('/activate', () => {
     expect(api.callsTo('POST', '/v1/auth/register-passkey')[0]?.body).toEqual({
       email: 'casey@example.com',
       activationCode: 'ABCD2345EFGH6789',
-      cognitoUsername: USER_ID,
+      cognitoUsername: COGNITO_USERNAME,
       registrationResponse: registrationResponse(),
       expectedChallenge: registrationOptions().challenge,
     });
-    expect(cognito.signInWithPasskeyProof).toHaveBeenCalledWith(USER_ID, 'proof-123', USER_ID);
+    expect(cognito.signInWithPasskeyProof).toHaveBeenCalledTimes(1);
+    expect(cognito.signInWithPasskeyProof).toHaveBeenCalledWith(COGNITO_USERNAME, PASSKEY_PROOF, USER_ID);
     expect(passkey.createPasskey).toHaveBeenCalledTimes(1);
+  });
+
+  it("drops the previous person's cached data when the automatic sign-in fails", async () => {
+    // An admin, signed in, opens someone's activation link in the same browser.
+    cognito.givenSession(sessionUser(['admin']));
+    api.set('GET /v1/users/me', completeProfile());
+    const app = renderApp('/dashboard');
+    await screen.findByRole('heading', { name: 'Welcome back, Casey!' });
+    expect(app.queryClient.getQueryData(profileQueryKey)).toBeDefined();
+    // Signing the new person in signs the admin out first, then Cognito refuses.
+    cognito.signInWithPasskeyProof.mockImplementation(() => {
+      cognito.givenSession(null);
+      return Promise.reject(new Error(MESSAGES.networkError));
+    });
+
+    await act(() => app.router.navigate('/activate'));
+    await screen.findByRole('heading', { name: 'Activate Your Account' });
+    await fillAndVerify(app);
+    await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(AUTO_SIGN_IN_FAILED);
+    expect(app.queryClient.getQueryData(profileQueryKey)).toBeUndefined();
+    expect(app.queryClient.getQueryCache().getAll()).toEqual([]);
+    // Signed out: the dashboard now leads to /signin instead of showing the admin's data.
+    await act(() => app.router.navigate('/dashboard'));
+    expect(await screen.findByRole('button', { name: MESSAGES.signInWithPasskey })).toBeInTheDocument();
   });
 
   it('goes Back to step 1 with the entries kept', async () => {

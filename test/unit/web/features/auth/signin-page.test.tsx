@@ -5,7 +5,9 @@ import * as cognito from '../../support/cognito-mock';
 import {
   authenticationOptions,
   authenticationResponse,
+  COGNITO_USERNAME,
   completeProfile,
+  PASSKEY_PROOF,
   passkeyProof,
   sessionUser,
   USER_ID,
@@ -51,7 +53,9 @@ describe('/signin', () => {
       sessionId: 'session-1',
       authenticationResponse: authenticationResponse(),
     });
-    expect(cognito.signInWithPasskeyProof).toHaveBeenCalledWith(USER_ID, 'proof-123', USER_ID);
+    // (cognitoUsername, proof, userId), exactly: the three values differ, so a swap fails here.
+    expect(cognito.signInWithPasskeyProof).toHaveBeenCalledTimes(1);
+    expect(cognito.signInWithPasskeyProof).toHaveBeenCalledWith(COGNITO_USERNAME, PASSKEY_PROOF, USER_ID);
   });
 
   it('sends the public auth calls without an Authorization header', async () => {
@@ -120,9 +124,7 @@ describe('/signin', () => {
     );
     const app = renderApp('/signin');
     await app.user.click(await signInButton());
-    expect(await screen.findByRole('alert', {}, { timeout: 4000 })).toHaveTextContent(
-      'API error: 503 Service Unavailable',
-    );
+    expect(await screen.findByRole('alert')).toHaveTextContent('API error: 503 Service Unavailable');
   });
 
   it('leads new users to /activate', async () => {

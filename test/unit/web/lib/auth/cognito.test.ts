@@ -16,10 +16,15 @@ const amplify = vi.hoisted(() => ({
   confirmSignIn: vi.fn(),
   signOut: vi.fn(),
   clearTokens: vi.fn(() => Promise.resolve()),
+  setKeyValueStorage: vi.fn(),
   listeners: [] as ((capsule: { payload: { event: string; data?: unknown } }) => void)[],
 }));
 
 vi.mock('aws-amplify/utils', () => ({
+  /** Records what the app asked for; the real one writes cookies through js-cookie. */
+  CookieStorage: class {
+    constructor(readonly options: unknown) {}
+  },
   Hub: {
     listen: (_channel: string, listener: (typeof amplify.listeners)[number]) => {
       amplify.listeners.push(listener);
@@ -36,7 +41,10 @@ vi.mock('aws-amplify/auth', () => ({
   signOut: amplify.signOut,
 }));
 vi.mock('aws-amplify/auth/cognito', () => ({
-  cognitoUserPoolsTokenProvider: { tokenOrchestrator: { clearTokens: amplify.clearTokens } },
+  cognitoUserPoolsTokenProvider: {
+    setKeyValueStorage: amplify.setKeyValueStorage,
+    tokenOrchestrator: { clearTokens: amplify.clearTokens },
+  },
 }));
 
 const claims = {
@@ -75,6 +83,23 @@ describe('lib/auth/cognito', () => {
         },
       },
     });
+  });
+
+  it('keeps the tokens in secure cookies for 365 days, set after configure (which resets the storage)', () => {
+    configureAuth({
+      userPoolId: 'us-west-2_abc',
+      userPoolClientId: 'client',
+      region: 'us-west-2',
+      apiBaseUrl: '',
+      cognitoEndpoint: undefined,
+    });
+    expect(amplify.setKeyValueStorage).toHaveBeenCalledTimes(1);
+    expect(amplify.setKeyValueStorage.mock.calls[0]?.[0]).toEqual({
+      options: { expires: 365, secure: true, sameSite: 'strict', path: '/' },
+    });
+    expect(amplify.configure.mock.invocationCallOrder[0]).toBeLessThan(
+      amplify.setKeyValueStorage.mock.invocationCallOrder[0]!,
+    );
   });
 
   it('reads the session user from the id token: email, and roles from cognito:groups', async () => {

@@ -1,15 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import type { RoleGroup } from '../../../../../shared/constants';
 import { MESSAGES } from '../../../../../shared/messages';
+import { roleOfGroup } from '../../../../../shared/roles';
 import type { Invitation } from '../../../../../shared/schemas';
 import { Alert } from '../../../components/alert';
 import { errorMessage } from '../../../lib/errors';
+import { ROLE_LABELS } from '../../../lib/role-labels';
 import { useCreateInvitation } from '../api/create-invitation';
 
-const ROLE_CHOICES: readonly { group: RoleGroup; label: string; hint: string }[] = [
-  { group: 'users', label: 'User', hint: 'A client who tracks their health with a coach.' },
-  { group: 'coaches', label: 'Coach', hint: 'Works with clients and assessments.' },
-  { group: 'admins', label: 'Admin', hint: 'Manages users and settings.' },
+const ROLE_CHOICES: readonly { group: RoleGroup; hint: string }[] = [
+  { group: 'users', hint: 'A client who tracks their health with a coach.' },
+  { group: 'coaches', hint: 'Works with clients and assessments.' },
+  { group: 'admins', hint: 'Manages users and settings.' },
 ];
 
 interface InviteFormProps {
@@ -58,7 +60,7 @@ export function InviteForm({ onCreated, onCancel }: InviteFormProps) {
                 onChange={() => setGroup(choice.group)}
               />
               <span>
-                <span className="choice__label">{choice.label}</span>
+                <span className="choice__label">{ROLE_LABELS[roleOfGroup(choice.group)]}</span>
                 <span className="choice__hint">{choice.hint}</span>
               </span>
             </label>

@@ -1,5 +1,6 @@
 import { MESSAGES } from '../../../../../shared/messages';
 import { EmptyState } from '../../../components/empty-state';
+import { ROLE_LABELS } from '../../../lib/role-labels';
 import type { UserEntry } from '../merge-entries';
 import type { TabId } from './user-tabs';
 
@@ -8,8 +9,6 @@ const EMPTY: Record<TabId, string> = {
   pending: MESSAGES.noPendingInvitations,
   activated: MESSAGES.noActivatedUsers,
 };
-
-const ROLE_LABEL = { admin: 'Admin', coach: 'Coach', user: 'User' } as const;
 
 interface UserTableProps {
   entries: UserEntry[];
@@ -43,7 +42,7 @@ export function UserTable({ entries, tab, onDelete, deletingEmail }: UserTablePr
                 </span>
               </td>
               <td>
-                {entry.roles.map((role) => ROLE_LABEL[role]).join(', ') || (
+                {entry.roles.map((role) => ROLE_LABELS[role]).join(', ') || (
                   <span className="muted">None</span>
                 )}
               </td>
