@@ -26,9 +26,16 @@ export const configureAuth = (env: WebEnv): void => {
     },
   });
   // SPEC section 9: tokens live in cookies for 365 days, secure. Only after configure, which
-  // resets the token storage to localStorage (docs/decisions/027).
+  // resets the token storage to localStorage (docs/decisions/027). Secure on every https page, which
+  // every deployed stage is; Safari drops Secure cookies on plain-http localhost, so local mode
+  // cannot ask for it there.
   cognitoUserPoolsTokenProvider.setKeyValueStorage(
-    new CookieStorage({ expires: COOKIE_STORAGE_EXPIRES_DAYS, secure: true, sameSite: 'strict', path: '/' }),
+    new CookieStorage({
+      expires: COOKIE_STORAGE_EXPIRES_DAYS,
+      secure: window.location.protocol === 'https:',
+      sameSite: 'strict',
+      path: '/',
+    }),
   );
 };
 

@@ -85,7 +85,7 @@ describe('lib/auth/cognito', () => {
     });
   });
 
-  it('keeps the tokens in secure cookies for 365 days, set after configure (which resets the storage)', () => {
+  const configure = () =>
     configureAuth({
       userPoolId: 'us-west-2_abc',
       userPoolClientId: 'client',
@@ -93,6 +93,14 @@ describe('lib/auth/cognito', () => {
       apiBaseUrl: '',
       cognitoEndpoint: undefined,
     });
+
+  it('keeps the tokens in secure cookies for 365 days on https, set after configure (which resets the storage)', () => {
+    vi.stubGlobal('location', new URL('https://app.example.com/signin'));
+    try {
+      configure();
+    } finally {
+      vi.unstubAllGlobals();
+    }
     expect(amplify.setKeyValueStorage).toHaveBeenCalledTimes(1);
     expect(amplify.setKeyValueStorage.mock.calls[0]?.[0]).toEqual({
       options: { expires: 365, secure: true, sameSite: 'strict', path: '/' },
@@ -100,6 +108,14 @@ describe('lib/auth/cognito', () => {
     expect(amplify.configure.mock.invocationCallOrder[0]).toBeLessThan(
       amplify.setKeyValueStorage.mock.invocationCallOrder[0]!,
     );
+  });
+
+  it('drops the Secure flag only on plain-http localhost, where Safari would discard the cookies', () => {
+    // jsdom's page is http://localhost:3000/.
+    configure();
+    expect(amplify.setKeyValueStorage.mock.calls[0]?.[0]).toEqual({
+      options: { expires: 365, secure: false, sameSite: 'strict', path: '/' },
+    });
   });
 
   it('reads the session user from the id token: email, and roles from cognito:groups', async () => {
