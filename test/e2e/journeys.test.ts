@@ -219,7 +219,7 @@ describe('journeys through the SPA on the local stack', () => {
     });
   }
 
-  test('a refresh keeps the session, and the admin sees the activated users and the pending invitation', async () => {
+  test('a refresh keeps the session, the admin sees the activated users and deletes the pending invitation', async () => {
     const { page, passkey } = await openDeviceForTest(browser, origin, {
       passkey: need(admin.passkey, 'admin passkey'),
     });
@@ -267,6 +267,21 @@ describe('journeys through the SPA on the local stack', () => {
       status: 'Pending',
       roles: 'User',
       actions: 'Delete',
+    });
+
+    // Delete asks first, with SPEC's words; the invitation is then gone from the list and the counts.
+    const prompts: string[] = [];
+    page.once('dialog', (dialog) => {
+      prompts.push(dialog.message());
+      void dialog.accept();
+    });
+    await userRowLocator(page, PENDING_EMAIL).getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => userRowLocator(page, PENDING_EMAIL).count()).toBe(0);
+    expect(prompts).toEqual([`Are you sure you want to delete the invitation for ${PENDING_EMAIL}?`]);
+    await expectUserCounts(page, {
+      total: before.total + 2,
+      pending: before.pending,
+      activated: before.activated + 2,
     });
 
     await signOut(page);
