@@ -151,8 +151,9 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/internal/v1/admin/invitations',
     auth: 'admin',
     entry: 'lambdas/api/admin/create-invitation.ts',
-    // Looks for an existing invitation, then creates one only if none exists.
-    tables: { invitations: [{ actions: ['GetItem', 'PutItem'] }] },
+    // Looks for an existing invitation, then creates one only if none exists; an account counts only
+    // if its activation completed (it has a profile).
+    tables: { invitations: [{ actions: ['GetItem', 'PutItem'] }], profiles: [{ actions: ['BatchGetItem'] }] },
     cognitoActions: ['ListUsers'],
   },
   {

@@ -27,6 +27,11 @@ import {
 } from './constants';
 import { VALIDATION } from './messages';
 
+// zod/mini loads no locale: without this every check that has no message of ours would answer a bare
+// "Invalid input" in a deployed Lambda or the SPA (full zod, loaded by tests and local tools, sets it
+// globally and would hide the difference).
+z.config(z.locales.en());
+
 /** What the web client and the HTTP wrapper need of a schema: zod's safeParse, nothing more. */
 export interface WireSchema<Output> {
   safeParse(

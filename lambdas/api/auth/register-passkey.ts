@@ -7,6 +7,7 @@
  * profile, who cannot sign in and counts nowhere (docs/decisions/001-passkey-chain.md). It answers a
  * single-use passkey proof so the new user signs in without a second biometric prompt.
  */
+import { UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { verifyRegistrationResponse, type VerifiedRegistrationResponse } from '@simplewebauthn/server';
@@ -80,7 +81,13 @@ export const handler = httpHandler(
       throw rejected();
 
     const registration = await verify(body.registrationResponse, pending);
-    await addUserToGroups(pending.cognitoUsername, invitation.roles);
+    try {
+      await addUserToGroups(pending.cognitoUsername, invitation.roles);
+    } catch (error) {
+      // The invitation was deleted (and its reserved user with it) after this request read it.
+      if (error instanceof UserNotFoundException) throw rejected();
+      throw error;
+    }
 
     const now = new Date().toISOString();
     const profile: UserProfile = {

@@ -13,7 +13,10 @@ import { tableName } from '../env';
 const table = () => tableName('profiles');
 
 export const getProfile = async (userId: string): Promise<UserProfile | undefined> => {
-  const result = await ddb.send(new GetCommand({ TableName: table(), Key: { userId } }));
+  // Consistent: the first read after activation must see the profile the registration just wrote.
+  const result = await ddb.send(
+    new GetCommand({ TableName: table(), Key: { userId }, ConsistentRead: true }),
+  );
   return result.Item as UserProfile | undefined;
 };
 

@@ -300,6 +300,13 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       cognito: () => ({ Users: [] }),
       expectResult: status(201),
     },
+    {
+      name: 'the email belongs to a user an interrupted activation left (no profile)',
+      event: { claims: claims('admins'), body: { email: EMAIL } },
+      cognito: () => ({ Users: [{ Username: USERNAME, Attributes: [{ Name: 'sub', Value: USER_ID }] }] }),
+      ddb: (call) => (call.action === 'BatchGetItem' ? { Responses: { [tableNameOf(call.table)]: [] } } : {}),
+      expectResult: status(201),
+    },
   ],
   DeleteInvitation: [
     {

@@ -120,8 +120,8 @@ describe('AdminCreateUser and AdminGetUser', () => {
     expect(before.UserAttributes).toContainEqual({ Name: 'email_verified', Value: 'false' });
   });
 
-  it('refuses an email-shaped username and an invalid email attribute', async () => {
-    const { client } = await startPool();
+  it('refuses an email-shaped username (email alias on) and an invalid email attribute', async () => {
+    const { client } = await startPool({ emailAlias: true });
 
     await expect(
       client.send(new AdminCreateUserCommand({ UserPoolId: USER_POOL_ID, Username: 'person@example.com' })),

@@ -67,7 +67,7 @@ const adminCreateUser = async (pool: Pool, request: ActionRequest): Promise<obje
     // No messages are ever sent locally; a resend just confirms the user is there.
     return { User: userType(requireUser(pool, input.Username)) };
   }
-  if (looksLikeEmail(input.Username)) {
+  if (pool.config.emailAlias && looksLikeEmail(input.Username)) {
     throw invalidParameter(
       'Username cannot be of email format, since user pool is configured for email alias.',
     );
