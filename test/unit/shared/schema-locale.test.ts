@@ -37,7 +37,7 @@ describe('messages without a SPEC wording', () => {
       expect.stringMatching(/^Too big/),
     ],
   ])('%s says what is wrong, in English', (_, schema, value, expected) => {
-    const answer = messages(schema as WireSchema<unknown>, value);
+    const answer = messages(schema, value);
     expect(answer[0]).toEqual(expected);
     expect(answer).not.toContain('Invalid input');
   });
