@@ -37,7 +37,11 @@ export const TABLES = {
     envVar: 'INVITATIONS_TABLE',
     partitionKey: { name: 'email', type: 'S' },
   },
-  /** Passkey credentials: credential id unique, listed per user through `byUser`. */
+  /**
+   * Passkey credentials: credential id unique. `byUser` lists a user's passkeys; no route reads it yet
+   * (a user has one passkey until passkey management exists), but the index is in place so adding a
+   * second passkey with `excludeCredentials` needs no table migration.
+   */
   passkeys: {
     id: 'passkeys',
     envVar: 'PASSKEYS_TABLE',

@@ -1,7 +1,6 @@
-/** Passkey credentials: credential id unique; a user's credentials through the `byUser` index. */
+/** Passkey credentials, one item per credential id (unique by key). */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { TABLES } from '../../../shared/tables';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, type TransactItem } from '../aws';
 import { tableName } from '../env';
 
@@ -27,21 +26,6 @@ export const getPasskey = async (credentialId: string): Promise<PasskeyRecord | 
     new GetCommand({ TableName: table(), Key: { credentialId }, ConsistentRead: true }),
   );
   return result.Item as PasskeyRecord | undefined;
-};
-
-export const listPasskeysOfUser = async (
-  userId: string,
-): Promise<Pick<PasskeyRecord, 'credentialId' | 'transports'>[]> => {
-  const result = await ddb.send(
-    new QueryCommand({
-      TableName: table(),
-      IndexName: TABLES.passkeys.globalSecondaryIndexes[0].indexName,
-      KeyConditionExpression: 'userId = :userId',
-      ExpressionAttributeValues: { ':userId': userId },
-      ProjectionExpression: 'credentialId, transports',
-    }),
-  );
-  return (result.Items ?? []) as Pick<PasskeyRecord, 'credentialId' | 'transports'>[];
 };
 
 /** Transaction item storing a new credential; an existing credential id makes it fail. */
