@@ -11,6 +11,7 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import en from 'zod/v4/locales/en.js';
 import * as z from 'zod/mini';
 import { normalizeActivationCode } from './activation-code';
 import {
@@ -30,7 +31,7 @@ import { VALIDATION } from './messages';
 // zod/mini loads no locale: without this every check that has no message of ours would answer a bare
 // "Invalid input" in a deployed Lambda or the SPA (full zod, loaded by tests and local tools, sets it
 // globally and would hide the difference).
-z.config(z.locales.en());
+z.config(en());
 
 /** What the web client and the HTTP wrapper need of a schema: zod's safeParse, nothing more. */
 export interface WireSchema<Output> {
