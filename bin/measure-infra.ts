@@ -93,6 +93,9 @@ function bundleSizes(outdir: string): BundleSize[] {
   return sizes.sort((a, b) => a.entry.localeCompare(b.entry));
 }
 
+/** Minified size no handler bundle should need; today's largest is about 354 KiB. */
+const BUNDLE_LIMIT_BYTES = 450 * 1024;
+
 const outdir = mkdtempSync(join(tmpdir(), 'measure-infra-'));
 try {
   console.log(`Measuring stage "${stage}" on ${availableParallelism()} cores, Node ${process.version}...`);
@@ -127,6 +130,15 @@ try {
   console.log(
     `\ntotal: ${total.bytes} bytes (${kib(total.bytes)}), gzip ${total.gzip} bytes (${kib(total.gzip)})`,
   );
+  // A guard rather than a contract: an import that drags in a whole library (all of zod's locales once
+  // took every handler from 45 KB to 300 KB and the WebAuthn ones past 580 KB) fails CI here.
+  const over = sizes.filter((s) => s.bytes > BUNDLE_LIMIT_BYTES);
+  if (over.length > 0) {
+    console.error(
+      `\nOver the ${kib(BUNDLE_LIMIT_BYTES)} bundle guard: ${over.map((s) => `${s.id} (${kib(s.bytes)})`).join(', ')}`,
+    );
+    process.exitCode = 1;
+  }
 } finally {
   rmSync(outdir, { recursive: true, force: true });
 }
