@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { MESSAGES } from '../../../../shared/messages';
 import { formatActivationCode } from '../../../../shared/activation-code';
@@ -10,6 +10,7 @@ import { useVerifyActivation } from './api/verify-activation';
 import { CodeStep } from './code-step';
 import { PasskeyStep } from './passkey-step';
 
+const CODE_PARAM = 'code';
 const STEP_PARAM = 'step';
 const PASSKEY_STEP = 'passkey';
 
@@ -22,12 +23,25 @@ export function ActivationPage() {
   const navigate = useNavigate();
   const [searchParams, setSearchParams] = useSearchParams();
   const [email, setEmail] = useState('');
-  const [code, setCode] = useState(() => formatActivationCode(searchParams.get('code') ?? ''));
+  const [code, setCode] = useState(() => formatActivationCode(searchParams.get(CODE_PARAM) ?? ''));
   const [verification, setVerification] = useState<Verification | null>(null);
   const [error, setError] = useState<string | null>(null);
   const verify = useVerifyActivation();
   const activate = useActivateWithPasskey();
   const onPasskeyStep = searchParams.get(STEP_PARAM) === PASSKEY_STEP;
+
+  // Once read into the form, the code leaves the address bar and the history entry, where a shared
+  // screen or a synced browser history would otherwise keep a live credential.
+  useEffect(() => {
+    if (!searchParams.has(CODE_PARAM)) return;
+    setSearchParams(
+      (params) => {
+        params.delete(CODE_PARAM);
+        return params;
+      },
+      { replace: true },
+    );
+  }, [searchParams, setSearchParams]);
 
   const goToStep = (passkey: boolean) => {
     setError(null);

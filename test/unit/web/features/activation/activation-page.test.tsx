@@ -65,8 +65,11 @@ describe('/activate', () => {
     expect(code).toHaveValue('ABCD-2345-EFGH-6789');
   });
 
-  it('pre-fills the code from the link', async () => {
-    await open('/activate?code=abcd2345efgh6789');
+  it('pre-fills the code from the link, then takes it out of the address bar', async () => {
+    const app = await open('/activate?code=abcd2345efgh6789');
+    expect(screen.getByLabelText('Activation code')).toHaveValue('ABCD-2345-EFGH-6789');
+    await waitFor(() => expect(app.location().search).toBe(''));
+    expect(app.location().pathname).toBe('/activate');
     expect(screen.getByLabelText('Activation code')).toHaveValue('ABCD-2345-EFGH-6789');
   });
 
