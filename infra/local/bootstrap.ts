@@ -4,10 +4,10 @@
  */
 import { ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { cognito } from '../../lambdas/common/aws';
+import { anyActivated } from '../../lambdas/common/cognito-users';
 import { userPoolId } from '../../lambdas/common/env';
 import { invite } from '../../lambdas/common/invite';
 import { getInvitation } from '../../lambdas/common/repositories/invitations';
-import { getProfileNames } from '../../lambdas/common/repositories/profiles';
 import { formatActivationCode } from '../../shared/activation-code';
 import { normalizedEmailSchema } from '../../shared/schemas';
 
@@ -32,10 +32,7 @@ export const adminExists = async (): Promise<boolean> => {
         NextToken: token,
       }),
     );
-    const subs = (page.Users ?? []).flatMap(
-      (user) => user.Attributes?.find((a) => a.Name === 'sub')?.Value ?? [],
-    );
-    if ((await getProfileNames(subs)).size > 0) return true;
+    if (await anyActivated(page.Users ?? [])) return true;
     token = page.NextToken;
   } while (token);
   return false;

@@ -7,12 +7,23 @@ import {
   UserNotFoundException,
   UsernameExistsException,
   type AttributeType,
+  type UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { cognito } from './aws';
 import { userPoolId } from './env';
+import { getProfileNames } from './repositories/profiles';
 
-const attribute = (attributes: AttributeType[] | undefined, name: string): string | undefined =>
+export const attribute = (attributes: AttributeType[] | undefined, name: string): string | undefined =>
   attributes?.find((a) => a.Name === name)?.Value;
+
+/**
+ * Whether any of these users completed activation: the registration writes the profile together with
+ * the passkey, so a user without one is what a half-done activation left behind and cannot sign in.
+ */
+export const anyActivated = async (users: readonly UserType[]): Promise<boolean> => {
+  const subs = users.flatMap((user) => attribute(user.Attributes, 'sub') ?? []);
+  return subs.length > 0 && (await getProfileNames(subs)).size > 0;
+};
 
 /**
  * Creates the user under the reserved opaque username (email verified, no message sent), or finds

@@ -8,25 +8,21 @@ import { generateActivationCode } from '../../shared/activation-code';
 import { DEFAULT_INVITATION_ROLES, type RoleGroup } from '../../shared/constants';
 import { API_MESSAGES } from '../../shared/messages';
 import { cognito } from './aws';
+import { anyActivated } from './cognito-users';
 import { userPoolId } from './env';
 import { Conflict } from './errors';
 import { createInvitation, getInvitation, type InvitationRecord } from './repositories/invitations';
-import { getProfileNames } from './repositories/profiles';
 
 /**
- * Whether someone with this email completed activation. A Cognito user without a profile is what a
- * half-done activation left behind (it has no passkey and cannot sign in): it does not block a new
- * invitation, which will reserve a user of its own.
+ * Whether someone with this email completed activation. A user a half-done activation left behind
+ * does not block a new invitation, which will reserve a user of its own.
  */
 export const accountExists = async (email: string): Promise<boolean> => {
   const escaped = email.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
   const result = await cognito.send(
     new ListUsersCommand({ UserPoolId: userPoolId(), Filter: `email = "${escaped}"`, Limit: 60 }),
   );
-  const subs = (result.Users ?? []).flatMap(
-    (user) => user.Attributes?.find((a) => a.Name === 'sub')?.Value ?? [],
-  );
-  return subs.length > 0 && (await getProfileNames(subs)).size > 0;
+  return anyActivated(result.Users ?? []);
 };
 
 export interface InviteInput {

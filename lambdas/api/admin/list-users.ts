@@ -11,6 +11,7 @@ import {
 import { ROLE_GROUPS } from '../../../shared/constants';
 import type { AdminUserListItem } from '../../../shared/schemas';
 import { cognito } from '../../common/aws';
+import { attribute } from '../../common/cognito-users';
 import { userPoolId } from '../../common/env';
 import { httpHandler, ok } from '../../common/http';
 import { getProfileNames } from '../../common/repositories/profiles';
@@ -27,9 +28,6 @@ const allPages = async (
   } while (token);
   return users;
 };
-
-const attribute = (user: UserType, name: string): string | undefined =>
-  user.Attributes?.find((a) => a.Name === name)?.Value;
 
 export const handler = httpHandler({ auth: 'admin' }, async () => {
   const UserPoolId = userPoolId();
@@ -52,10 +50,12 @@ export const handler = httpHandler({ auth: 'admin' }, async () => {
     }
   }
 
-  const subs = users.map((user) => attribute(user, 'sub')).filter((sub): sub is string => sub !== undefined);
+  const subs = users
+    .map((user) => attribute(user.Attributes, 'sub'))
+    .filter((sub): sub is string => sub !== undefined);
   const names = await getProfileNames(subs);
   const items: AdminUserListItem[] = users.flatMap((user) => {
-    const userId = attribute(user, 'sub');
+    const userId = attribute(user.Attributes, 'sub');
     if (!userId || !user.Username) return [];
     const profile = names.get(userId);
     // Only people who completed activation (the profile is written with the passkey); a user
@@ -64,7 +64,7 @@ export const handler = httpHandler({ auth: 'admin' }, async () => {
     return [
       {
         userId,
-        email: attribute(user, 'email') ?? '',
+        email: attribute(user.Attributes, 'email') ?? '',
         ...(profile.preferredName ? { preferredName: profile.preferredName } : {}),
         ...(profile.familyName ? { familyName: profile.familyName } : {}),
         roles: groupsByUsername.get(user.Username) ?? [],
