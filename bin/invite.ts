@@ -25,22 +25,13 @@ const fail = (message: string): never => {
 
 /** Points the product's repositories at the running local stack; answers its origin. */
 const useLocalStack = async (): Promise<string> => {
-  const { stackFilePath } = await import('../infra/local/stack');
+  const { lambdaEnvironment, stackFilePath } = await import('../infra/local/stack');
   const dataDir = resolve(import.meta.dirname, '..', process.env.LOCAL_DATA_DIR ?? '.local');
   const text = await readFile(stackFilePath(dataDir), 'utf8').catch(() =>
     fail('The local stack is not running: start it with `npm start` in another terminal, or pass --stage.'),
   );
   const stack = JSON.parse(text) as LocalStackFile;
-  const { tableEnvironment } = await import('../infra/local/tables');
-  Object.assign(process.env, {
-    AWS_REGION: DEFAULT_REGION,
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_ENDPOINT_URL_DYNAMODB: stack.dynamoDbEndpoint,
-    AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: stack.cognitoEndpoint,
-    USER_POOL_ID: stack.userPoolId,
-    ...tableEnvironment(stack.tables),
-  });
+  Object.assign(process.env, lambdaEnvironment(stack));
   return stack.origin;
 };
 

@@ -76,23 +76,19 @@ const listen = (server: Server, port: number): Promise<void> =>
   });
 
 /** Points the in-process Lambdas at the local services, as their deployed environment points them at AWS. */
-const lambdaEnvironment = (
-  origin: string,
-  dynamoDbEndpoint: string,
-  tables: TableNames,
-): Record<string, string> => ({
+export const lambdaEnvironment = (stack: LocalStackFile): Record<string, string> => ({
   AWS_REGION: DEFAULT_REGION,
   AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
   AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
-  AWS_ENDPOINT_URL_DYNAMODB: dynamoDbEndpoint,
-  AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: `${origin}${COGNITO_PATH}`,
-  USER_POOL_ID: LOCAL_USER_POOL_ID,
+  AWS_ENDPOINT_URL_DYNAMODB: stack.dynamoDbEndpoint,
+  AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: stack.cognitoEndpoint,
+  USER_POOL_ID: stack.userPoolId,
   USER_POOL_CLIENT_ID: LOCAL_CLIENT_ID,
   WEBAUTHN_RP_ID: 'localhost',
   WEBAUTHN_RP_NAME,
-  WEBAUTHN_ORIGINS: origin,
+  WEBAUTHN_ORIGINS: stack.origin,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-  ...tableEnvironment(tables),
+  ...tableEnvironment(stack.tables),
 });
 
 export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
@@ -135,7 +131,14 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     });
     const tables = await createTables(client, 'local');
     client.destroy();
-    Object.assign(process.env, lambdaEnvironment(origin, dynamo.endpoint, tables));
+    const file: LocalStackFile = {
+      origin,
+      dynamoDbEndpoint: dynamo.endpoint,
+      cognitoEndpoint: `${origin}${COGNITO_PATH}`,
+      userPoolId: LOCAL_USER_POOL_ID,
+      tables,
+    };
+    Object.assign(process.env, lambdaEnvironment(file));
 
     const cognito = createLocalCognito({
       region: DEFAULT_REGION,
@@ -174,13 +177,6 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     if (!jwks.ok) throw new Error(`The local Cognito endpoint did not answer (${jwks.status}).`);
 
     if (options.dataDir) {
-      const file: LocalStackFile = {
-        origin,
-        dynamoDbEndpoint: dynamo.endpoint,
-        cognitoEndpoint: `${origin}${COGNITO_PATH}`,
-        userPoolId: LOCAL_USER_POOL_ID,
-        tables,
-      };
       await writeFile(stackFilePath(options.dataDir), `${JSON.stringify(file, null, 2)}\n`);
       stoppers.push(() => rm(stackFilePath(options.dataDir ?? ''), { force: true }));
     }
