@@ -74,6 +74,52 @@ const send = (
   res.end(body);
 };
 
+export interface ProxyEventInput {
+  readonly method: string;
+  /** The resource path with its `{parameters}`, as API Gateway names the route. */
+  readonly resource: string;
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body: string | null;
+  readonly query?: Record<string, string> | null;
+  readonly pathParameters?: Record<string, string> | null;
+  /** The verified claims, as the Cognito authorizer hands them over; absent on public routes. */
+  readonly claims?: Record<string, string>;
+  readonly sourceIp?: string;
+  readonly resourceId?: string;
+}
+
+/** A REST API (v1) Lambda proxy event, as API Gateway builds it. */
+export const proxyEvent = (input: ProxyEventInput): APIGatewayProxyEvent => ({
+  resource: input.resource,
+  path: input.path,
+  httpMethod: input.method,
+  headers: input.headers,
+  multiValueHeaders: {},
+  queryStringParameters: input.query ?? null,
+  multiValueQueryStringParameters: null,
+  pathParameters: input.pathParameters ?? null,
+  stageVariables: null,
+  isBase64Encoded: false,
+  body: input.body,
+  requestContext: {
+    accountId: '000000000000',
+    apiId: 'local',
+    authorizer: input.claims ? { claims: input.claims } : null,
+    httpMethod: input.method,
+    identity: {
+      sourceIp: input.sourceIp ?? '127.0.0.1',
+    } as APIGatewayProxyEvent['requestContext']['identity'],
+    path: input.path,
+    protocol: 'HTTP/1.1',
+    requestId: crypto.randomUUID(),
+    requestTimeEpoch: Date.now(),
+    resourceId: input.resourceId ?? 'local',
+    resourcePath: input.resource,
+    stage: 'local',
+  },
+});
+
 export const createLocalApiGateway = (options: LocalApiGatewayOptions) => {
   const routes = ROUTES.map(compile);
   const verifier = JwtRsaVerifier.create(
@@ -141,35 +187,18 @@ export const createLocalApiGateway = (options: LocalApiGatewayOptions) => {
       ]),
     );
     const pathParameters = Object.fromEntries(parameterNames.map((name, i) => [name, found.values[i] ?? '']));
-    const event: APIGatewayProxyEvent = {
+    const event = proxyEvent({
+      method: route.method,
       resource: route.path,
       path: url.pathname,
-      httpMethod: route.method,
       headers,
-      multiValueHeaders: {},
-      queryStringParameters: url.search ? Object.fromEntries(url.searchParams) : null,
-      multiValueQueryStringParameters: null,
+      query: url.search ? Object.fromEntries(url.searchParams) : null,
       pathParameters: parameterNames.length > 0 ? pathParameters : null,
-      stageVariables: null,
-      isBase64Encoded: false,
       body: body.length > 0 ? body.toString('utf8') : null,
-      requestContext: {
-        accountId: '000000000000',
-        apiId: 'local',
-        authorizer: claims ? { claims } : null,
-        httpMethod: route.method,
-        identity: {
-          sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-        } as APIGatewayProxyEvent['requestContext']['identity'],
-        path: url.pathname,
-        protocol: 'HTTP/1.1',
-        requestId: crypto.randomUUID(),
-        requestTimeEpoch: Date.now(),
-        resourceId: route.id,
-        resourcePath: route.path,
-        stage: 'local',
-      },
-    };
+      claims,
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      resourceId: route.id,
+    });
     let result: APIGatewayProxyResult;
     try {
       result = await (await load(route))(event);
