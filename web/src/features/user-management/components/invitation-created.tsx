@@ -14,6 +14,29 @@ const CONFIRMATION: Record<Exclude<Copied, null>, string> = {
   failed: 'Copying is blocked in this browser. Select the text and copy it yourself.',
 };
 
+interface CopyBoxProps {
+  label: string;
+  value: string;
+  button: string;
+  /** Shown in the code style (monospace, spaced). */
+  code?: boolean;
+  onCopy: () => void;
+}
+
+function CopyBox({ label, value, button, code = false, onCopy }: CopyBoxProps) {
+  return (
+    <div className="copy-box">
+      <dt className="copy-box__label">{label}</dt>
+      <dd className={code ? 'copy-box__value copy-box__value--code' : 'copy-box__value'}>{value}</dd>
+      <dd>
+        <button type="button" className="button button--secondary button--small" onClick={onCopy}>
+          {button}
+        </button>
+      </dd>
+    </div>
+  );
+}
+
 /** The new invitation's code and link, with copy buttons whose confirmation fades after 3 s. */
 export function InvitationCreated({ invitation, onDone }: { invitation: Invitation; onDone: () => void }) {
   const [copied, setCopied] = useState<Copied>(null);
@@ -43,32 +66,14 @@ export function InvitationCreated({ invitation, onDone }: { invitation: Invitati
         <Alert tone="success">Invitation created for {invitation.email}.</Alert>
       </div>
       <dl className="stack">
-        <div className="copy-box">
-          <dt className="copy-box__label">Activation code</dt>
-          <dd className="copy-box__value copy-box__value--code">{code}</dd>
-          <dd>
-            <button
-              type="button"
-              className="button button--secondary button--small"
-              onClick={() => copy(code, 'code')}
-            >
-              Copy Code
-            </button>
-          </dd>
-        </div>
-        <div className="copy-box">
-          <dt className="copy-box__label">Activation link</dt>
-          <dd className="copy-box__value">{link}</dd>
-          <dd>
-            <button
-              type="button"
-              className="button button--secondary button--small"
-              onClick={() => copy(link, 'link')}
-            >
-              Copy Link
-            </button>
-          </dd>
-        </div>
+        <CopyBox
+          label="Activation code"
+          value={code}
+          button="Copy Code"
+          code
+          onCopy={() => copy(code, 'code')}
+        />
+        <CopyBox label="Activation link" value={link} button="Copy Link" onCopy={() => copy(link, 'link')} />
       </dl>
       <p className="copy-status" role="status" aria-live="polite">
         {copied ? CONFIRMATION[copied] : ''}
