@@ -40,6 +40,8 @@ export interface FunctionDefinition {
   readonly cognitoActions: readonly string[];
   /** Whether the function signs WebAuthn ceremonies (needs RP id, name and origins). */
   readonly webauthn?: boolean;
+  /** Whether the function signs or reads page cursors (needs `CURSOR_SIGNING_KEY`). */
+  readonly pageCursors?: boolean;
 }
 
 export interface RouteDefinition extends FunctionDefinition {
@@ -176,6 +178,76 @@ export const ROUTES: readonly RouteDefinition[] = [
     // Names of the listed users, 100 at a time.
     tables: { profiles: [{ actions: ['BatchGetItem'] }] },
     cognitoActions: ['ListUsers', 'ListUsersInGroup'],
+  },
+  {
+    id: 'CreateMeasurement',
+    method: 'POST',
+    path: '/v1/measurements',
+    auth: 'user',
+    entry: 'lambdas/api/measurements/create-measurement.ts',
+    // One transaction puts the measurement and its reference (both conditional: never overwrites).
+    tables: { healthRecords: [{ actions: ['PutItem'] }] },
+    cognitoActions: [],
+  },
+  {
+    id: 'ListMeasurements',
+    method: 'GET',
+    path: '/v1/measurements',
+    auth: 'user',
+    entry: 'lambdas/api/measurements/list-measurements.ts',
+    // The caller's partition of one type, or every type through the byOwner index.
+    tables: { healthRecords: [{ actions: ['Query'] }] },
+    cognitoActions: [],
+    pageCursors: true,
+  },
+  {
+    id: 'DeleteMeasurement',
+    method: 'DELETE',
+    path: '/v1/measurements/{measurementId}',
+    auth: 'user',
+    entry: 'lambdas/api/measurements/delete-measurement.ts',
+    // Reads the caller's reference to the id, then deletes it and the measurement in one transaction.
+    tables: { healthRecords: [{ actions: ['GetItem', 'DeleteItem'] }] },
+    cognitoActions: [],
+  },
+  {
+    id: 'CreateLog',
+    method: 'POST',
+    path: '/v1/logs',
+    auth: 'user',
+    entry: 'lambdas/api/logs/create-log.ts',
+    tables: { healthRecords: [{ actions: ['PutItem'] }] },
+    cognitoActions: [],
+  },
+  {
+    id: 'ListLogs',
+    method: 'GET',
+    path: '/v1/logs',
+    auth: 'user',
+    entry: 'lambdas/api/logs/list-logs.ts',
+    tables: { healthRecords: [{ actions: ['Query'] }] },
+    cognitoActions: [],
+    pageCursors: true,
+  },
+  {
+    id: 'DeleteLog',
+    method: 'DELETE',
+    path: '/v1/logs/{logId}',
+    auth: 'user',
+    entry: 'lambdas/api/logs/delete-log.ts',
+    tables: { healthRecords: [{ actions: ['GetItem', 'DeleteItem'] }] },
+    cognitoActions: [],
+  },
+  {
+    id: 'ExportMe',
+    method: 'GET',
+    path: '/v1/users/me/export',
+    auth: 'user',
+    entry: 'lambdas/api/users/export-me.ts',
+    // The profile, then every measurement and log of the caller through the byOwner index.
+    tables: { profiles: [{ actions: ['GetItem'] }], healthRecords: [{ actions: ['Query'] }] },
+    cognitoActions: [],
+    pageCursors: true,
   },
 ];
 

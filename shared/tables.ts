@@ -22,6 +22,11 @@ export interface TableDefinition {
   readonly globalSecondaryIndexes?: readonly IndexDefinition[];
   /** Epoch-seconds attribute DynamoDB deletes expired items by (lazily: code checks expiry itself). */
   readonly timeToLiveAttribute?: string;
+  /**
+   * Health data: in the cloud the table is encrypted with a customer-managed KMS key of its own
+   * (rotation on), so access to the data also needs access to the key, and every use is in CloudTrail.
+   */
+  readonly customerManagedKey?: boolean;
 }
 
 export const TABLES = {
@@ -54,6 +59,28 @@ export const TABLES = {
     envVar: 'AUTH_CHALLENGES_TABLE',
     partitionKey: { name: 'pk', type: 'S' },
     timeToLiveAttribute: 'expiresAt',
+  },
+  /**
+   * Measurements and daily logs (SPEC-2 section 1), one partition per person and record type:
+   * - a record: `pk` = `{userId}#M#{type}` or `{userId}#L#{kind}`, `sk` = `{UTC ISO time}#{id}`, so one
+   *   person's entries of one type between two dates, newest first, is one Query on the table;
+   * - `byOwner` (`owner` = `{userId}#M` or `{userId}#L`, same `sk`) lists every type at once;
+   * - a reference: `pk` = `{userId}#R`, `sk` = the record's id, pointing at the record, so a delete
+   *   by id reads only the caller's own partition (another person's id is simply not found).
+   */
+  healthRecords: {
+    id: 'health-records',
+    envVar: 'HEALTH_RECORDS_TABLE',
+    partitionKey: { name: 'pk', type: 'S' },
+    sortKey: { name: 'sk', type: 'S' },
+    globalSecondaryIndexes: [
+      {
+        indexName: 'byOwner',
+        partitionKey: { name: 'owner', type: 'S' },
+        sortKey: { name: 'sk', type: 'S' },
+      },
+    ],
+    customerManagedKey: true,
   },
 } as const satisfies Record<string, TableDefinition>;
 

@@ -3,6 +3,7 @@
  * endpoint running the real triggers, the API routed to the real handlers, and the SPA. Only the
  * managed services are swapped; the product code is the code the cloud runs.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -50,6 +51,8 @@ export interface LocalStackFile {
   readonly cognitoEndpoint: string;
   readonly userPoolId: string;
   readonly tables: TableNames;
+  /** Signs page cursors; drawn anew on every start (a cursor is only good for the pages it continues). */
+  readonly cursorSigningKey: string;
 }
 export const stackFilePath = (dataDir: string) => join(dataDir, 'stack.json');
 
@@ -88,6 +91,7 @@ export const lambdaEnvironment = (stack: LocalStackFile): Record<string, string>
   WEBAUTHN_RP_NAME,
   WEBAUTHN_ORIGINS: stack.origin,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  CURSOR_SIGNING_KEY: stack.cursorSigningKey,
   ...tableEnvironment(stack.tables),
 });
 
@@ -137,6 +141,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       cognitoEndpoint: `${origin}${COGNITO_PATH}`,
       userPoolId: LOCAL_USER_POOL_ID,
       tables,
+      cursorSigningKey: randomBytes(32).toString('hex'),
     };
     Object.assign(process.env, lambdaEnvironment(file));
 

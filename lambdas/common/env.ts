@@ -46,3 +46,17 @@ export const webauthnConfig = (): WebauthnConfig => {
       .filter(Boolean),
   };
 };
+
+/** Minimum length of the cursor signing key: 32 random bytes, hex or base64. */
+const CURSOR_KEY_MIN_LENGTH = 32;
+
+/**
+ * The key page cursors are signed with (lambdas/common/cursor.ts). In the cloud it is a generated
+ * Secrets Manager secret the stack resolves into the environment; locally `npm start` draws one per run.
+ */
+export const cursorSigningKey = (): string => {
+  const key = read('CURSOR_SIGNING_KEY').CURSOR_SIGNING_KEY;
+  if (key.length < CURSOR_KEY_MIN_LENGTH)
+    throw new ConfigurationError(`CURSOR_SIGNING_KEY must be at least ${CURSOR_KEY_MIN_LENGTH} characters.`);
+  return key;
+};

@@ -28,8 +28,9 @@ export interface Caller {
   readonly groups: RoleGroup[];
 }
 
-export interface RequestContext<Body, C extends Caller | null = Caller | null> {
+export interface RequestContext<Body, C extends Caller | null = Caller | null, Query = undefined> {
   readonly body: Body;
+  readonly query: Query;
   readonly caller: C;
   readonly pathParameters: Record<string, string>;
   readonly event: APIGatewayProxyEvent;
@@ -38,16 +39,20 @@ export interface RequestContext<Body, C extends Caller | null = Caller | null> {
 export interface HttpResult {
   readonly statusCode: number;
   readonly body?: unknown;
+  /** Extra answer headers (a download's Content-Disposition, a media type other than JSON). */
+  readonly headers?: Record<string, string>;
 }
 
 export const ok = (body: unknown): HttpResult => ({ statusCode: 200, body });
 export const created = (body: unknown): HttpResult => ({ statusCode: 201, body });
 export const noContent = (): HttpResult => ({ statusCode: 204 });
 
-interface HandlerOptions<A extends AuthLevel, Body> {
+interface HandlerOptions<A extends AuthLevel, Body, Query> {
   readonly auth: A;
   /** Request body schema; routes without one ignore the body. */
   readonly body?: WireSchema<Body>;
+  /** Query string schema; routes without one ignore the query string. */
+  readonly query?: WireSchema<Query>;
 }
 type Caller_<A extends AuthLevel> = A extends 'public' ? Caller | null : Caller;
 
@@ -62,6 +67,18 @@ const rawBody = (event: APIGatewayProxyEvent): string => {
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 };
 
+const validate = <Output>(schema: WireSchema<Output>, input: unknown): Output => {
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    const issues = result.error.issues.map((issue) => ({
+      path: issue.path.join('.'),
+      message: issue.message,
+    }));
+    throw new BadRequest(issues[0]?.message ?? API_MESSAGES.invalidRequest, issues);
+  }
+  return result.data;
+};
+
 const parseBody = <Body>(event: APIGatewayProxyEvent, schema: WireSchema<Body>): Body => {
   const text = rawBody(event);
   if (Buffer.byteLength(text, 'utf8') > MAX_REQUEST_BODY_BYTES)
@@ -74,15 +91,7 @@ const parseBody = <Body>(event: APIGatewayProxyEvent, schema: WireSchema<Body>):
   } catch {
     throw new BadRequest(API_MESSAGES.invalidJson);
   }
-  const result = schema.safeParse(json);
-  if (!result.success) {
-    const issues = result.error.issues.map((issue) => ({
-      path: issue.path.join('.'),
-      message: issue.message,
-    }));
-    throw new BadRequest(issues[0]?.message ?? API_MESSAGES.invalidRequest, issues);
-  }
-  return result.data;
+  return validate(schema, json);
 };
 
 /** API Gateway delivers claims as strings; a group list may arrive as `[admins users]` or `admins,users`. */
@@ -107,22 +116,26 @@ const authorize = (level: AuthLevel, caller: Caller | null): void => {
   if (level === 'admin' && !caller.groups.includes('admins')) throw new Forbidden(API_MESSAGES.forbidden);
 };
 
-const respond = (statusCode: number, body?: unknown): APIGatewayProxyResult => {
+const respond = (
+  statusCode: number,
+  body?: unknown,
+  extra: Record<string, string> = {},
+): APIGatewayProxyResult => {
   const headers: Record<string, string> = {
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
   };
   const allowOrigin = process.env.CORS_ALLOW_ORIGIN;
   if (allowOrigin) headers['Access-Control-Allow-Origin'] = allowOrigin;
-  if (body === undefined) return { statusCode, headers, body: '' };
+  if (body === undefined) return { statusCode, headers: { ...headers, ...extra }, body: '' };
   headers['Content-Type'] = 'application/json';
-  return { statusCode, headers, body: JSON.stringify(body) };
+  return { statusCode, headers: { ...headers, ...extra }, body: JSON.stringify(body) };
 };
 
 export const httpHandler =
-  <A extends AuthLevel, Body = undefined>(
-    options: HandlerOptions<A, Body>,
-    handle: (context: RequestContext<Body, Caller_<A>>) => Promise<HttpResult>,
+  <A extends AuthLevel, Body = undefined, Query = undefined>(
+    options: HandlerOptions<A, Body, Query>,
+    handle: (context: RequestContext<Body, Caller_<A>, Query>) => Promise<HttpResult>,
   ) =>
   async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const route = `${event.httpMethod} ${event.resource}`;
@@ -130,13 +143,16 @@ export const httpHandler =
       const caller = options.auth === 'public' ? null : callerFrom(event);
       authorize(options.auth, caller);
       const body = (options.body ? parseBody(event, options.body) : undefined) as Body;
+      const query = (
+        options.query ? validate(options.query, event.queryStringParameters ?? {}) : undefined
+      ) as Query;
       const pathParameters = Object.fromEntries(
         Object.entries(event.pathParameters ?? {}).filter(
           (entry): entry is [string, string] => entry[1] !== undefined,
         ),
       );
-      const result = await handle({ body, caller: caller as Caller_<A>, pathParameters, event });
-      return respond(result.statusCode, result.body);
+      const result = await handle({ body, query, caller: caller as Caller_<A>, pathParameters, event });
+      return respond(result.statusCode, result.body, result.headers);
     } catch (error) {
       if (error instanceof HttpError) {
         logger.info('request rejected', { route, statusCode: error.statusCode, reason: error.message });

@@ -1,0 +1,16 @@
+/**
+ * DELETE /v1/measurements/{measurementId}: deletes one of the caller's measurements. Another
+ * person's id answers 404 like an unknown one: the caller cannot even learn that it exists.
+ */
+import { HEALTH_MESSAGES } from '../../../shared/messages';
+import { NotFound } from '../../common/errors';
+import { isRecordId } from '../../common/health-records';
+import { httpHandler, noContent } from '../../common/http';
+import { deleteRecord } from '../../common/repositories/health-records';
+
+export const handler = httpHandler({ auth: 'user' }, async ({ caller, pathParameters }) => {
+  const id = pathParameters.measurementId;
+  if (!isRecordId(id) || !(await deleteRecord(caller.sub, 'M', id)))
+    throw new NotFound(HEALTH_MESSAGES.measurementNotFound);
+  return noContent();
+});

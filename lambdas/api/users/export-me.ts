@@ -1,0 +1,32 @@
+/**
+ * GET /v1/users/me/export: a download of everything the caller's account holds: the profile, every
+ * measurement and every daily log as JSON, or the profile and measurements as a FHIR R4 Bundle.
+ */
+import { exportQuerySchema, type HealthLog, type Measurement } from '../../../shared/health-schemas';
+import { API_MESSAGES } from '../../../shared/messages';
+import { NotFound } from '../../common/errors';
+import { fhirBundle } from '../../common/fhir-export';
+import { httpHandler, ok } from '../../common/http';
+import { listAllRecords } from '../../common/repositories/health-records';
+import { getProfile } from '../../common/repositories/profiles';
+
+const download = (name: string) => ({ 'Content-Disposition': `attachment; filename="${name}"` });
+
+export const handler = httpHandler({ auth: 'user', query: exportQuerySchema }, async ({ query, caller }) => {
+  const profile = await getProfile(caller.sub);
+  if (!profile) throw new NotFound(API_MESSAGES.profileNotFound);
+  const exportedAt = new Date().toISOString();
+  const day = exportedAt.slice(0, 10);
+  const measurements = (await listAllRecords(caller.sub, 'M')) as Measurement[];
+  if (query.format === 'fhir') {
+    return {
+      ...ok(fhirBundle(profile, measurements, exportedAt)),
+      headers: { 'Content-Type': 'application/fhir+json', ...download(`health-records-${day}.fhir.json`) },
+    };
+  }
+  const logs = (await listAllRecords(caller.sub, 'L')) as HealthLog[];
+  return {
+    ...ok({ exportedAt, profile, measurements, logs }),
+    headers: download(`health-records-${day}.json`),
+  };
+});

@@ -1,0 +1,211 @@
+/**
+ * Measurements and daily logs (SPEC-2 section 1), in one table keyed per person and type (see
+ * `TABLES.healthRecords`). Health data: never logged. Every function takes the caller's id and reads
+ * or writes only that person's partitions; there is no Scan and no filter over other people's items.
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../aws';
+import { decodeCursor, encodeCursor, type PageKey } from '../cursor';
+import { tableName } from '../env';
+import { BadRequest } from '../errors';
+import { HEALTH_MESSAGES } from '../../../shared/messages';
+
+const table = () => tableName('healthRecords');
+const OWNER_INDEX = 'byOwner';
+
+/** `M`: measurements, filed by type; `L`: daily logs, filed by kind. */
+export type RecordCategory = 'M' | 'L';
+
+const partition = (userId: string, category: RecordCategory, subtype: string) =>
+  `${userId}#${category}#${subtype}`;
+const ownerKey = (userId: string, category: RecordCategory) => `${userId}#${category}`;
+const referenceKey = (userId: string) => `${userId}#R`;
+/** Sorts after every record id (UUIDs are lowercase hex and dashes). */
+const AFTER_ANY_ID = '~';
+
+interface StoredKeys {
+  readonly pk: string;
+  readonly sk: string;
+  readonly owner?: string;
+}
+
+export interface RecordToStore {
+  readonly userId: string;
+  readonly id: string;
+  /** The measurement type or the log kind. */
+  readonly subtype: string;
+  /** UTC ISO time the record is filed under. */
+  readonly at: string;
+  readonly item: Record<string, unknown>;
+}
+
+/** Stores a record and its reference together: both or neither. */
+export const putRecord = async (category: RecordCategory, record: RecordToStore): Promise<void> => {
+  const keys: StoredKeys = {
+    pk: partition(record.userId, category, record.subtype),
+    sk: `${record.at}#${record.id}`,
+    owner: ownerKey(record.userId, category),
+  };
+  await ddb.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: table(),
+            Item: { ...record.item, ...keys },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName: table(),
+            Item: {
+              pk: referenceKey(record.userId),
+              sk: record.id,
+              category,
+              targetPk: keys.pk,
+              targetSk: keys.sk,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      ],
+    }),
+  );
+};
+
+const withoutKeys = (item: Record<string, unknown>): Record<string, unknown> => {
+  const { pk: _pk, sk: _sk, owner: _owner, ...rest } = item;
+  return rest;
+};
+
+export interface RecordQuery {
+  readonly subtype?: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly limit: number;
+  readonly cursor?: string;
+}
+
+export interface RecordPage {
+  readonly items: Record<string, unknown>[];
+  readonly nextCursor?: string;
+}
+
+/**
+ * One page of a person's records, newest first: of one type (a Query on the table, read
+ * consistently) or of every type (a Query on `byOwner`), optionally between two times.
+ */
+export const listRecords = async (
+  userId: string,
+  category: RecordCategory,
+  query: RecordQuery,
+): Promise<RecordPage> => {
+  const scope = [category, query.subtype ?? '*', query.from ?? '', query.to ?? ''].join('|');
+  const byType = query.subtype !== undefined;
+  const partitionName = byType ? 'pk' : 'owner';
+  const partitionValue = byType
+    ? partition(userId, category, query.subtype ?? '')
+    : ownerKey(userId, category);
+
+  let exclusiveStartKey: PageKey | undefined;
+  if (query.cursor !== undefined) {
+    exclusiveStartKey = decodeCursor(userId, scope, query.cursor);
+    // The signature already binds the cursor to this caller; a key outside their partition is refused anyway.
+    const expectedKeys = byType ? ['pk', 'sk'] : ['owner', 'pk', 'sk'];
+    const keys = Object.keys(exclusiveStartKey).sort();
+    if (keys.join() !== expectedKeys.join() || exclusiveStartKey[partitionName] !== partitionValue)
+      throw new BadRequest(HEALTH_MESSAGES.cursor);
+  }
+
+  const values: Record<string, string> = { ':p': partitionValue };
+  let range = '';
+  if (query.from !== undefined && query.to !== undefined) {
+    range = ' AND sk BETWEEN :from AND :to';
+    values[':from'] = query.from;
+    values[':to'] = `${query.to}#${AFTER_ANY_ID}`;
+  } else if (query.from !== undefined) {
+    range = ' AND sk >= :from';
+    values[':from'] = query.from;
+  } else if (query.to !== undefined) {
+    range = ' AND sk <= :to';
+    values[':to'] = `${query.to}#${AFTER_ANY_ID}`;
+  }
+  const input: QueryCommandInput = {
+    TableName: table(),
+    ...(byType ? { ConsistentRead: true } : { IndexName: OWNER_INDEX }),
+    KeyConditionExpression: `#p = :p${range}`,
+    ExpressionAttributeNames: { '#p': partitionName },
+    ExpressionAttributeValues: values,
+    ScanIndexForward: false,
+    Limit: query.limit,
+    ...(exclusiveStartKey && { ExclusiveStartKey: exclusiveStartKey }),
+  };
+  const result = await ddb.send(new QueryCommand(input));
+  const last = result.LastEvaluatedKey as PageKey | undefined;
+  return {
+    items: (result.Items ?? []).map(withoutKeys),
+    ...(last && { nextCursor: encodeCursor(userId, scope, last) }),
+  };
+};
+
+/** Every record of one category, newest first (for the export). */
+export const listAllRecords = async (userId: string, category: RecordCategory) => {
+  const items: Record<string, unknown>[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listRecords(userId, category, { limit: 200, ...(cursor && { cursor }) });
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items;
+};
+
+/**
+ * Deletes one of the caller's records by id, with its reference, in one transaction. False when the
+ * caller has no such record (another person's id included: their reference is in their partition).
+ */
+export const deleteRecord = async (
+  userId: string,
+  category: RecordCategory,
+  id: string,
+): Promise<boolean> => {
+  const reference = await ddb.send(
+    new GetCommand({ TableName: table(), Key: { pk: referenceKey(userId), sk: id }, ConsistentRead: true }),
+  );
+  const item = reference.Item as { category?: string; targetPk?: string; targetSk?: string } | undefined;
+  if (!item || item.category !== category || !item.targetPk || !item.targetSk) return false;
+  try {
+    await ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: table(),
+              Key: { pk: referenceKey(userId), sk: id },
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+          {
+            Delete: {
+              TableName: table(),
+              Key: { pk: item.targetPk, sk: item.targetSk },
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    // Deleted meanwhile (a double click, two tabs): gone either way, and this call did not do it.
+    if (error instanceof TransactionCanceledException) return false;
+    throw error;
+  }
+};
