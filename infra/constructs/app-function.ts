@@ -9,7 +9,7 @@ import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { TableAccess } from '../../lambdas/routes';
+import type { TableAccess, TableAction } from '../../lambdas/routes';
 import type { TableDefinition } from '../../shared/tables';
 
 /** Repository root: handler entries in the route manifest are relative to it. */
@@ -52,6 +52,24 @@ export interface AppFunctionProps {
   /** Extra environment, beside the defaults every function gets. @default - none */
   readonly environment?: Record<string, string>;
 }
+
+/**
+ * What DynamoDB asks KMS for on the caller's behalf when a table has a customer-managed key: the
+ * caller's role needs these on the key as well as the table actions. They are what CDK's own
+ * `Table.grantReadData` and `grantWriteData` add (aws-dynamodb `perms.ts`: `KEY_READ_ACTIONS`, and
+ * `KEY_WRITE_ACTIONS` on top for writes), with CDK's `kms:ReEncrypt*` and `kms:GenerateDataKey*` written
+ * out: the template holds no wildcard action, and the `GenerateDataKeyPair*` actions that wildcard also
+ * matches make asymmetric key pairs, which a symmetric table key never does.
+ */
+const KEY_READ_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey'] as const;
+const KEY_WRITE_ACTIONS = [
+  'kms:Encrypt',
+  'kms:ReEncryptFrom',
+  'kms:ReEncryptTo',
+  'kms:GenerateDataKey',
+  'kms:GenerateDataKeyWithoutPlaintext',
+] as const;
+const WRITE_ACTIONS: readonly TableAction[] = ['PutItem', 'UpdateItem', 'DeleteItem'];
 
 /**
  * The project-default Lambda: Node.js 22 on arm64, bundled and minified by esbuild with source maps,
@@ -126,6 +144,8 @@ export class AppFunction extends Construct {
    * Sets the table's environment variable (`definition.envVar`) to its name and allows exactly the
    * manifest's access: per grant, its actions on this table only (Query and Scan also on the table's
    * indexes, by name), limited with `dynamodb:LeadingKeys` to the grant's key patterns when it has any.
+   * On a table with a customer-managed key it also allows the key actions those calls need, on that key
+   * only: reading for every access, writing too when a grant writes.
    */
   bindTable(table: ITable, definition: TableDefinition, access: TableAccess): void {
     this.function.addEnvironment(definition.envVar, table.tableName);
@@ -152,6 +172,18 @@ export class AppFunction extends Construct {
             // LeadingKeys is multivalued (BatchGetItem names many keys): every one must match.
             conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...grant.keys] } },
           }),
+        }),
+      );
+    }
+    if (definition.customerManagedKey && !table.encryptionKey) {
+      throw new Error(`The ${definition.id} table is defined with a customer-managed key but has none.`);
+    }
+    if (table.encryptionKey) {
+      const writes = access.some((grant) => grant.actions.some((action) => WRITE_ACTIONS.includes(action)));
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: [...KEY_READ_ACTIONS, ...(writes ? KEY_WRITE_ACTIONS : [])],
+          resources: [table.encryptionKey.keyArn],
         }),
       );
     }

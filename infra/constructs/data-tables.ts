@@ -1,5 +1,6 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import {
   TABLE_KEYS,
@@ -11,7 +12,8 @@ import {
 
 export interface DataTablesProps {
   /**
-   * Keep the tables (and their data) when the stack is deleted, and refuse deletion while they exist.
+   * Keep the tables (and their data) and their customer-managed keys when the stack is deleted, and
+   * refuse table deletion while they exist.
    * @default true
    */
   readonly retain?: boolean;
@@ -27,11 +29,13 @@ const attribute = (key: KeyAttribute): Attribute => ({ name: key.name, type: ATT
 
 /**
  * One DynamoDB table per entry of the shared table definitions (`shared/tables.ts`): on demand,
- * point-in-time recovery, encrypted with the AWS-managed KMS key, TTL and indexes as defined.
+ * point-in-time recovery, TTL and indexes as defined, encrypted with the AWS-managed KMS key, or with a
+ * customer-managed key of its own when the definition asks for one (`customerManagedKey`).
  * Table names are generated; functions find them in the environment variable the definition names.
  */
 export class DataTables extends Construct {
   private readonly tables: Record<TableKey, Table>;
+  private readonly keys: Partial<Record<TableKey, Key>> = {};
 
   constructor(scope: Construct, id: string, props: DataTablesProps = {}) {
     super(scope, id);
@@ -40,13 +44,24 @@ export class DataTables extends Construct {
     const tables: Partial<Record<TableKey, Table>> = {};
     for (const key of TABLE_KEYS) {
       const definition: TableDefinition = TABLES[key];
+      const encryptionKey = definition.customerManagedKey
+        ? new Key(this, `${definition.id}-key`, {
+            description: `Encrypts the ${definition.id} table: using its data needs this key, and every use is in CloudTrail`,
+            enableKeyRotation: true,
+            // Deleting the key would make the table, its backups and point-in-time recovery unreadable.
+            removalPolicy: retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+          })
+        : undefined;
       const table = new Table(this, definition.id, {
         partitionKey: attribute(definition.partitionKey),
         sortKey: definition.sortKey && attribute(definition.sortKey),
         billingMode: BillingMode.PAY_PER_REQUEST,
         pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-        // Personal health data: the AWS-managed key makes every use of the key visible in CloudTrail.
-        encryption: TableEncryption.AWS_MANAGED,
+        // Personal data: the AWS-managed key makes every use of the key visible in CloudTrail. Health
+        // records get a key of their own, so reading them also needs a grant on that key.
+        ...(encryptionKey
+          ? { encryption: TableEncryption.CUSTOMER_MANAGED, encryptionKey }
+          : { encryption: TableEncryption.AWS_MANAGED }),
         timeToLiveAttribute: definition.timeToLiveAttribute,
         deletionProtection: retain,
         removalPolicy: retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
@@ -59,6 +74,7 @@ export class DataTables extends Construct {
         });
       }
       tables[key] = table;
+      if (encryptionKey) this.keys[key] = encryptionKey;
     }
     this.tables = tables as Record<TableKey, Table>;
   }
@@ -66,5 +82,10 @@ export class DataTables extends Construct {
   /** The table created from `TABLES[key]`. */
   table(key: TableKey): Table {
     return this.tables[key];
+  }
+
+  /** The customer-managed key of `TABLES[key]`, or undefined for a table on the AWS-managed key. */
+  encryptionKey(key: TableKey): Key | undefined {
+    return this.keys[key];
   }
 }

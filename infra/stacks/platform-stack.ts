@@ -1,5 +1,7 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ROUTES, TRIGGERS, type FunctionDefinition, type TableAccess } from '../../lambdas/routes';
 import { WEBAUTHN_RP_NAME } from '../../shared/constants';
@@ -30,6 +32,8 @@ export class PlatformStack extends Stack {
   /** Every function, by its manifest id (routes and triggers). */
   readonly functions: Record<string, AppFunction> = {};
   readonly tables: DataTables;
+  /** The key page cursors are signed with (`CURSOR_SIGNING_KEY` of the `pageCursors` routes). */
+  readonly cursorSigningKey: Secret;
   readonly auth: PasskeyUserPool;
   readonly api: PlatformApi;
   readonly site: SpaSite;
@@ -41,6 +45,27 @@ export class PlatformStack extends Stack {
     const logRemovalPolicy = config.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     this.tables = new DataTables(this, 'Data', { retain: config.retain });
+
+    this.cursorSigningKey = new Secret(this, 'CursorSigningKey', {
+      description: 'HMAC key the health-record list routes sign their page cursors with',
+      // 64 letters and digits: about 380 bits, well over the 32 characters the Lambdas require.
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: config.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    NagSuppressions.addResourceSuppressions(this.cursorSigningKey, [
+      {
+        id: 'AwsSolutions-SMG4',
+        reason:
+          'The cursor signing key is not rotated automatically: rotating it only invalidates the page cursors in flight (a client starts its list again), and a new key can be set by putting a new value and redeploying.',
+      },
+    ]);
+    // A CloudFormation dynamic reference: the template holds `{{resolve:secretsmanager:...}}`, never the
+    // key, and the functions need no Secrets Manager permission at run time. CloudFormation resolves it
+    // when it creates or updates a function, so the value is visible to whoever may read that function's
+    // configuration (lambda:GetFunctionConfiguration). That is acceptable for this key: it protects only
+    // the integrity of page cursors, and the repository also checks that a cursor's key lies in the
+    // caller's own partition (lambdas/common/repositories/health-records.ts).
+    const cursorSigningKey = this.cursorSigningKey.secretValue.unsafeUnwrap();
 
     const functionsScope = new Construct(this, 'Functions');
     const createFunction = (definition: FunctionDefinition, timeout: Duration): AppFunction => {
@@ -111,6 +136,7 @@ export class PlatformStack extends Stack {
           for (const [name, value] of Object.entries(webauthnEnvironment))
             fn.function.addEnvironment(name, value);
         }
+        if (route.pageCursors) fn.function.addEnvironment('CURSOR_SIGNING_KEY', cursorSigningKey);
         return fn.function;
       },
     });

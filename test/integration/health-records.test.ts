@@ -1,0 +1,475 @@
+/**
+ * SPEC-2 section 1 over HTTP on the local stack (the real handlers on DynamoDB Local): create, list,
+ * filter, page and delete every measurement type and log kind; the unit conversions; every bad input
+ * answered with its message and nothing written; and person B unable to reach person A's entries.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatValue, MEASUREMENT_TYPES, LOG_KINDS, type MeasurementType } from '../../shared/health';
+import type { HealthLog, Measurement } from '../../shared/health-schemas';
+import { API_MESSAGES, HEALTH_MESSAGES } from '../../shared/messages';
+import { startHealthPeople, type HealthPeople } from '../fixtures/health-people';
+
+let people: HealthPeople;
+beforeAll(async () => {
+  people = await startHealthPeople();
+}, 60_000);
+afterAll(async () => {
+  await people.stop();
+});
+
+type Page<T> = { items: T[]; nextCursor?: string };
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+
+const as = (who: 'a' | 'b') => ({
+  post: <T = Record<string, unknown>>(path: string, json: unknown) =>
+    people.http.request<T>('POST', path, { token: people[who].idToken, json }),
+  get: <T = Record<string, unknown>>(path: string) =>
+    people.http.request<T>('GET', path, { token: people[who].idToken }),
+  delete: (path: string) => people.http.request('DELETE', path, { token: people[who].idToken }),
+});
+
+const SAMPLE: Record<MeasurementType, Record<string, unknown>> = {
+  glucose: { value: 112, enteredUnit: 'mg/dL', context: 'after_meal' },
+  weight: { value: 82.4, enteredUnit: 'kg' },
+  waist: { value: 94, enteredUnit: 'cm' },
+  blood_pressure: { value: { systolic: 128, diastolic: 82 } },
+  hba1c: { value: 5.9 },
+  triglycerides: { value: 1.9, enteredUnit: 'mmol/L' },
+};
+const LOG_SAMPLE = {
+  meal: { kind: 'meal', description: 'Oats with berries', carbsGrams: 48, eatenAt: minutesAgo(90) },
+  activity: {
+    kind: 'activity',
+    activity: 'Brisk walk',
+    minutes: 35,
+    intensity: 'moderate',
+    startedAt: minutesAgo(60),
+  },
+  sleep: { kind: 'sleep', start: minutesAgo(9 * 60), end: minutesAgo(60), quality: 4 },
+} as const;
+
+describe('measurements', () => {
+  it.each(MEASUREMENT_TYPES)('creates, lists newest first and deletes a %s reading', async (type) => {
+    const older = await as('a').post<Measurement>('/v1/measurements', {
+      type,
+      ...SAMPLE[type],
+      takenAt: minutesAgo(120),
+    });
+    const newer = await as('a').post<Measurement>('/v1/measurements', {
+      type,
+      ...SAMPLE[type],
+      takenAt: minutesAgo(10),
+      note: 'after the walk',
+    });
+    expect(older.status).toBe(201);
+    expect(newer.status).toBe(201);
+    expect(newer.body).toMatchObject({ type, userId: people.a.userId, note: 'after the walk' });
+
+    const list = await as('a').get<Page<Measurement>>(`/v1/measurements?type=${type}`);
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((m) => m.measurementId)).toEqual([
+      newer.body.measurementId,
+      older.body.measurementId,
+    ]);
+
+    const deleted = await as('a').delete(`/v1/measurements/${older.body.measurementId}`);
+    expect(deleted.status).toBe(204);
+    const after = await as('a').get<Page<Measurement>>(`/v1/measurements?type=${type}`);
+    expect(after.body.items.map((m) => m.measurementId)).toEqual([newer.body.measurementId]);
+    const again = await as('a').delete(`/v1/measurements/${older.body.measurementId}`);
+    expect(again).toMatchObject({ status: 404, body: { message: HEALTH_MESSAGES.measurementNotFound } });
+  });
+
+  it('stores the stored unit only: 5.5 mmol/L is 99.088 mg/dL shown as 99, 154 lb is 69.85 kg, 34 in is 86.36 cm', async () => {
+    const glucose = await as('a').post<Measurement>('/v1/measurements', {
+      type: 'glucose',
+      value: 5.5,
+      enteredUnit: 'mmol/L',
+      context: 'fasting',
+      takenAt: minutesAgo(5),
+    });
+    expect(glucose.body).toMatchObject({
+      value: 99.088,
+      unit: 'mg/dL',
+      enteredUnit: 'mmol/L',
+      context: 'fasting',
+    });
+    expect(formatValue('glucose', glucose.body.value as number, 'mg/dL')).toBe('99');
+
+    const weight = await as('a').post<Measurement>('/v1/measurements', {
+      type: 'weight',
+      value: 154,
+      enteredUnit: 'lb',
+      takenAt: minutesAgo(5),
+    });
+    expect(weight.body).toMatchObject({ unit: 'kg', enteredUnit: 'lb' });
+    expect(weight.body.value).toBeCloseTo(69.85, 2);
+
+    const waist = await as('a').post<Measurement>('/v1/measurements', {
+      type: 'waist',
+      value: 34,
+      enteredUnit: 'in',
+      takenAt: minutesAgo(5),
+    });
+    expect(waist.body).toMatchObject({ value: 86.36, unit: 'cm', enteredUnit: 'in' });
+
+    // What the list answers is what was stored, not what was typed.
+    const stored = await as('a').get<Page<Measurement>>('/v1/measurements?type=waist&limit=1');
+    expect(stored.body.items[0]).toMatchObject({ value: 86.36, unit: 'cm' });
+    const defaulted = await as('a').post<Measurement>('/v1/measurements', {
+      type: 'glucose',
+      value: 100,
+      takenAt: minutesAgo(5),
+    });
+    expect(defaulted.body).toMatchObject({ context: 'random', enteredUnit: 'mg/dL' });
+  });
+
+  it('filters by type and by date, newest first, across types through the owner index', async () => {
+    const base = Date.UTC(2024, 0, 10, 8);
+    const at = (day: number) => new Date(base + day * 86_400_000).toISOString();
+    const made: Measurement[] = [];
+    for (const [day, type] of [
+      [0, 'hba1c'],
+      [1, 'weight'],
+      [2, 'hba1c'],
+      [3, 'weight'],
+      [4, 'hba1c'],
+    ] as const) {
+      const value = type === 'hba1c' ? 5.5 : 80;
+      made.push(
+        (await as('a').post<Measurement>('/v1/measurements', { type, value, takenAt: at(day) })).body,
+      );
+    }
+    const window = `from=${encodeURIComponent(at(1))}&to=${encodeURIComponent(at(3))}`;
+    const hba1c = await as('a').get<Page<Measurement>>(`/v1/measurements?type=hba1c&${window}`);
+    expect(hba1c.body.items.map((m) => m.takenAt)).toEqual([at(2)]);
+    const all = await as('a').get<Page<Measurement>>(`/v1/measurements?${window}`);
+    expect(all.body.items.map((m) => [m.type, m.takenAt])).toEqual([
+      ['weight', at(3)],
+      ['hba1c', at(2)],
+      ['weight', at(1)],
+    ]);
+    const offsetTime = await as('a').get<Page<Measurement>>(
+      `/v1/measurements?type=hba1c&from=${encodeURIComponent('2024-01-14T09:00:00+01:00')}&to=${encodeURIComponent(at(4))}`,
+    );
+    expect(offsetTime.body.items.map((m) => m.takenAt)).toEqual([at(4)]);
+    for (const m of made)
+      expect((await as('a').delete(`/v1/measurements/${m.measurementId}`)).status).toBe(204);
+  });
+
+  it('pages through 500 entries with no duplicate and no gap, by type and across types', async () => {
+    const start = Date.UTC(2023, 0, 1);
+    const ids = new Set<string>();
+    const bodies = Array.from({ length: 500 }, (_, i) => ({
+      type: 'triglycerides',
+      value: 100 + (i % 50),
+      // Pairs share a time: the order must still be total (ties broken by id) for paging to be exact.
+      takenAt: new Date(start + Math.floor(i / 2) * 3_600_000).toISOString(),
+    }));
+    for (let i = 0; i < bodies.length; i += 25) {
+      const created = await Promise.all(
+        bodies.slice(i, i + 25).map((body) => as('a').post<Measurement>('/v1/measurements', body)),
+      );
+      for (const answer of created) {
+        expect(answer.status).toBe(201);
+        ids.add(answer.body.measurementId);
+      }
+    }
+    const to = encodeURIComponent(new Date(start + 400 * 86_400_000).toISOString());
+    for (const query of [`type=triglycerides&to=${to}`, `to=${to}`]) {
+      const seen: Measurement[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await as('a').get<Page<Measurement>>(
+          `/v1/measurements?${query}&limit=37${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
+        expect(page.status).toBe(200);
+        expect(page.body.items.length).toBeLessThanOrEqual(37);
+        seen.push(...page.body.items);
+        cursor = page.body.nextCursor;
+        pages += 1;
+      } while (cursor && pages < 30);
+      const seenIds = seen.map((m) => m.measurementId);
+      expect(new Set(seenIds).size).toBe(seenIds.length);
+      expect(new Set(seenIds)).toEqual(ids);
+      const times = seen.map((m) => m.takenAt);
+      expect(times).toEqual([...times].sort().reverse());
+    }
+  }, 120_000);
+});
+
+describe('daily logs', () => {
+  it.each(LOG_KINDS)('creates, lists newest first and deletes a %s log', async (kind) => {
+    const first = await as('a').post<HealthLog>('/v1/logs', LOG_SAMPLE[kind]);
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ ...LOG_SAMPLE[kind], userId: people.a.userId });
+    const later = await as('a').post<HealthLog>('/v1/logs', {
+      ...LOG_SAMPLE[kind],
+      ...(kind === 'meal' && { eatenAt: minutesAgo(1) }),
+      ...(kind === 'activity' && { startedAt: minutesAgo(1) }),
+      ...(kind === 'sleep' && { start: minutesAgo(30), end: minutesAgo(1) }),
+    });
+    const list = await as('a').get<Page<HealthLog>>(`/v1/logs?kind=${kind}`);
+    expect(list.body.items.map((log) => log.logId)).toEqual([later.body.logId, first.body.logId]);
+    expect(list.body.items.every((log) => log.kind === kind)).toBe(true);
+
+    expect((await as('a').delete(`/v1/logs/${first.body.logId}`)).status).toBe(204);
+    const after = await as('a').get<Page<HealthLog>>(`/v1/logs?kind=${kind}`);
+    expect(after.body.items.map((log) => log.logId)).toEqual([later.body.logId]);
+    // A measurement route does not delete a log, nor the other way round.
+    expect((await as('a').delete(`/v1/measurements/${later.body.logId}`)).status).toBe(404);
+  });
+});
+
+describe('bad input gets a clear error and changes nothing', () => {
+  const now = () => new Date().toISOString();
+  const measurementCases: [string, () => unknown, string][] = [
+    [
+      'glucose too high in mg/dL',
+      () => ({ type: 'glucose', value: 601, takenAt: now() }),
+      'Blood glucose must be between 20 and 600 mg/dL',
+    ],
+    [
+      'glucose too high in mmol/L',
+      () => ({ type: 'glucose', value: 34, enteredUnit: 'mmol/L', takenAt: now() }),
+      'Blood glucose must be between 20 and 600 mg/dL',
+    ],
+    [
+      'weight too low in lb',
+      () => ({ type: 'weight', value: 40, enteredUnit: 'lb', takenAt: now() }),
+      'Weight must be between 20 and 400 kg',
+    ],
+    [
+      'waist too high in in',
+      () => ({ type: 'waist', value: 99, enteredUnit: 'in', takenAt: now() }),
+      'Waist circumference must be between 40 and 250 cm',
+    ],
+    [
+      'HbA1c out of range',
+      () => ({ type: 'hba1c', value: 2.9, takenAt: now() }),
+      'HbA1c must be between 3 and 20 %',
+    ],
+    [
+      'triglycerides in mmol/L out of range',
+      () => ({ type: 'triglycerides', value: 60, enteredUnit: 'mmol/L', takenAt: now() }),
+      'Triglycerides must be between 20 and 5000 mg/dL',
+    ],
+    [
+      'systolic out of range',
+      () => ({ type: 'blood_pressure', value: { systolic: 300, diastolic: 80 }, takenAt: now() }),
+      'Systolic must be between 60 and 260 mmHg',
+    ],
+    [
+      'systolic not above diastolic',
+      () => ({ type: 'blood_pressure', value: { systolic: 90, diastolic: 90 }, takenAt: now() }),
+      HEALTH_MESSAGES.systolicAboveDiastolic,
+    ],
+    [
+      "a unit that is not the type's",
+      () => ({ type: 'weight', value: 80, enteredUnit: 'mg/dL', takenAt: now() }),
+      'mg/dL is not a unit for Weight',
+    ],
+    [
+      'an unknown unit',
+      () => ({ type: 'weight', value: 80, enteredUnit: 'stone', takenAt: now() }),
+      HEALTH_MESSAGES.unit,
+    ],
+    [
+      'a future takenAt',
+      () => ({ type: 'weight', value: 80, takenAt: new Date(Date.now() + 6 * 60_000).toISOString() }),
+      HEALTH_MESSAGES.timeInFuture('Date and time'),
+    ],
+    [
+      'a takenAt before 1900',
+      () => ({ type: 'weight', value: 80, takenAt: '1899-12-31T23:59:59Z' }),
+      HEALTH_MESSAGES.timeTooEarly('Date and time'),
+    ],
+    ['an invalid takenAt', () => ({ type: 'weight', value: 80, takenAt: 'yesterday' }), 'Invalid datetime'],
+    [
+      'an unknown field',
+      () => ({ type: 'weight', value: 80, takenAt: now(), userId: people.b.userId }),
+      'Unrecognized key: "userId"',
+    ],
+    [
+      'a context on a weight',
+      () => ({ type: 'weight', value: 80, takenAt: now(), context: 'fasting' }),
+      HEALTH_MESSAGES.contextGlucoseOnly,
+    ],
+    [
+      'a note over 500 characters',
+      () => ({ type: 'weight', value: 80, takenAt: now(), note: 'x'.repeat(501) }),
+      HEALTH_MESSAGES.noteTooLong,
+    ],
+    [
+      'a value that is not a number',
+      () => ({ type: 'weight', value: '80', takenAt: now() }),
+      HEALTH_MESSAGES.valueRequired,
+    ],
+  ];
+  it.each(measurementCases)('POST /v1/measurements refuses %s', async (_name, body, message) => {
+    const before = await people.healthItems();
+    const answer = await as('a').post('/v1/measurements', body());
+    expect(answer).toMatchObject({ status: 400, body: { message } });
+    expect(answer.text).not.toMatch(/at .*\.ts|Error:/);
+    expect(await people.healthItems()).toEqual(before);
+  });
+
+  const logCases: [string, () => unknown, string][] = [
+    [
+      'a sleep that ends before it starts',
+      () => ({ kind: 'sleep', start: minutesAgo(60), end: minutesAgo(120) }),
+      HEALTH_MESSAGES.sleepEndsBeforeStart,
+    ],
+    [
+      'a sleep over 24 hours',
+      () => ({ kind: 'sleep', start: minutesAgo(25 * 60), end: minutesAgo(0) }),
+      HEALTH_MESSAGES.sleepTooLong,
+    ],
+    [
+      'an activity of 0 minutes',
+      () => ({
+        kind: 'activity',
+        activity: 'Run',
+        minutes: 0,
+        intensity: 'vigorous',
+        startedAt: minutesAgo(5),
+      }),
+      HEALTH_MESSAGES.activityMinutes,
+    ],
+    [
+      'an empty meal',
+      () => ({ kind: 'meal', description: '  ', eatenAt: minutesAgo(5) }),
+      HEALTH_MESSAGES.mealDescription.required,
+    ],
+    [
+      'carbs over 1000 g',
+      () => ({ kind: 'meal', description: 'Cake', carbsGrams: 1001, eatenAt: minutesAgo(5) }),
+      HEALTH_MESSAGES.carbs,
+    ],
+    [
+      'a meal in the future',
+      () => ({ kind: 'meal', description: 'Cake', eatenAt: new Date(Date.now() + 3_600_000).toISOString() }),
+      HEALTH_MESSAGES.timeInFuture('Meal time'),
+    ],
+    [
+      'an unknown kind',
+      () => ({ kind: 'nap', start: minutesAgo(60), end: minutesAgo(0) }),
+      HEALTH_MESSAGES.logKind,
+    ],
+    ['an unknown field', () => ({ ...LOG_SAMPLE.meal, mood: 'happy' }), 'Unrecognized key: "mood"'],
+  ];
+  it.each(logCases)('POST /v1/logs refuses %s', async (_name, body, message) => {
+    const before = await people.healthItems();
+    expect(await as('a').post('/v1/logs', body())).toMatchObject({ status: 400, body: { message } });
+    expect(await people.healthItems()).toEqual(before);
+  });
+
+  it('refuses a body over the size limit (413) and a body that is not JSON (400)', async () => {
+    const before = await people.healthItems();
+    const big = await as('a').post('/v1/measurements', {
+      type: 'weight',
+      value: 80,
+      takenAt: new Date().toISOString(),
+      note: 'x'.repeat(40_000),
+    });
+    expect(big).toMatchObject({ status: 413, body: { message: API_MESSAGES.payloadTooLarge } });
+    const raw = await people.http.request('POST', '/v1/logs', { token: people.a.idToken, raw: '{"kind":' });
+    expect(raw).toMatchObject({ status: 400, body: { message: API_MESSAGES.invalidJson } });
+    expect(await people.healthItems()).toEqual(before);
+  });
+
+  it.each([
+    ['limit=0', HEALTH_MESSAGES.limit],
+    ['limit=201', HEALTH_MESSAGES.limit],
+    ['limit=ten', HEALTH_MESSAGES.limit],
+    ['type=sugar', HEALTH_MESSAGES.measurementType],
+    ['from=yesterday', 'Invalid datetime'],
+    [
+      `from=${encodeURIComponent('2025-02-01T00:00:00Z')}&to=${encodeURIComponent('2025-01-01T00:00:00Z')}`,
+      HEALTH_MESSAGES.fromAfterTo,
+    ],
+    ['cursor=not-a-cursor', HEALTH_MESSAGES.cursor],
+    ['sort=asc', 'Unrecognized key: "sort"'],
+  ])('GET /v1/measurements?%s is a 400', async (query, message) => {
+    expect(await as('a').get(`/v1/measurements?${query}`)).toMatchObject({ status: 400, body: { message } });
+  });
+
+  it('refuses to delete an entry that does not exist, or with an id that is no id', async () => {
+    const before = await people.healthItems();
+    expect(await as('a').delete(`/v1/measurements/${crypto.randomUUID()}`)).toMatchObject({
+      status: 404,
+      body: { message: HEALTH_MESSAGES.measurementNotFound },
+    });
+    expect((await as('a').delete('/v1/measurements/..%2F..%2Fusers')).status).toBe(404);
+    expect(await as('a').delete(`/v1/logs/${crypto.randomUUID()}`)).toMatchObject({
+      status: 404,
+      body: { message: HEALTH_MESSAGES.logNotFound },
+    });
+    expect(await people.healthItems()).toEqual(before);
+  });
+
+  it('answers 401 without a token on every health route', async () => {
+    for (const [method, path] of [
+      ['POST', '/v1/measurements'],
+      ['GET', '/v1/measurements'],
+      ['DELETE', `/v1/measurements/${crypto.randomUUID()}`],
+      ['POST', '/v1/logs'],
+      ['GET', '/v1/logs'],
+      ['DELETE', `/v1/logs/${crypto.randomUUID()}`],
+      ['GET', '/v1/users/me/export'],
+    ]) {
+      const json = method === 'POST' ? {} : undefined;
+      expect((await people.http.request(method ?? 'GET', path ?? '/', { json })).status).toBe(401);
+    }
+  });
+});
+
+describe('person B and person A', () => {
+  it("B can neither list, read through a cursor, nor delete A's entries", async () => {
+    const mine = await as('a').post<Measurement>('/v1/measurements', {
+      type: 'hba1c',
+      value: 6.1,
+      takenAt: minutesAgo(3),
+    });
+    const myLog = await as('a').post<HealthLog>('/v1/logs', LOG_SAMPLE.meal);
+    await as('a').post('/v1/measurements', { type: 'hba1c', value: 6.0, takenAt: minutesAgo(4) });
+
+    const theirs = await as('b').get<Page<Measurement>>('/v1/measurements?limit=200');
+    expect(theirs.body.items.filter((m) => m.userId !== people.b.userId)).toEqual([]);
+    const theirLogs = await as('b').get<Page<HealthLog>>('/v1/logs?limit=200');
+    expect(theirLogs.body.items).toEqual([]);
+
+    // A's cursor, replayed by B, is refused; so is the same cursor edited by one character, even by A.
+    const page = await as('a').get<Page<Measurement>>('/v1/measurements?type=hba1c&limit=1');
+    const cursor = page.body.nextCursor ?? '';
+    expect(cursor).not.toBe('');
+    expect(
+      await as('b').get(`/v1/measurements?type=hba1c&limit=1&cursor=${encodeURIComponent(cursor)}`),
+    ).toMatchObject({
+      status: 400,
+      body: { message: HEALTH_MESSAGES.cursor },
+    });
+    const edited = `${cursor.slice(0, 5)}${cursor[5] === 'A' ? 'B' : 'A'}${cursor.slice(6)}`;
+    expect(
+      (await as('a').get(`/v1/measurements?type=hba1c&limit=1&cursor=${encodeURIComponent(edited)}`)).status,
+    ).toBe(400);
+    // A cursor is bound to its query too: the same cursor on another filter is refused.
+    expect(
+      (await as('a').get(`/v1/measurements?type=weight&limit=1&cursor=${encodeURIComponent(cursor)}`)).status,
+    ).toBe(400);
+    expect(
+      (await as('a').get(`/v1/measurements?type=hba1c&limit=1&cursor=${encodeURIComponent(cursor)}`)).status,
+    ).toBe(200);
+
+    const before = await people.healthItems();
+    expect(await as('b').delete(`/v1/measurements/${mine.body.measurementId}`)).toMatchObject({
+      status: 404,
+      body: { message: HEALTH_MESSAGES.measurementNotFound },
+    });
+    expect((await as('b').delete(`/v1/logs/${myLog.body.logId}`)).status).toBe(404);
+    expect(await people.healthItems()).toEqual(before);
+    const stillThere = await as('a').get<Page<Measurement>>('/v1/measurements?type=hba1c&limit=200');
+    expect(stillThere.body.items.map((m) => m.measurementId)).toContain(mine.body.measurementId);
+  });
+});
