@@ -18,6 +18,17 @@ const SENSITIVE_FIELDS = new Set(
     'heightCm',
     'sexAssignedAtBirth',
     'phoneNumber',
+    // Health records (SPEC-2 section 1): readings, notes and what a person ate, did or slept.
+    'value',
+    'systolic',
+    'diastolic',
+    'note',
+    'description',
+    'carbsGrams',
+    'activity',
+    'minutes',
+    'quality',
+    'text',
   ].map((field) => field.toLowerCase()),
 );
 const isSensitive = (key: string): boolean =>

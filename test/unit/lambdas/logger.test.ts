@@ -23,13 +23,28 @@ describe('the logger', () => {
       dateOfBirth: '1990-01-01',
       email: 'a@b.co',
       statusCode: 200,
+      value: 99.088,
+      note: 'felt dizzy',
+      reading: { systolic: 147, diastolic: 93 },
+      description: 'oats',
     });
     expect(lines).toHaveLength(1);
     const entry = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
     expect(entry).toMatchObject({ level: 'info', message: 'signed in', userId: 'u-1', statusCode: 200 });
-    for (const field of ['passkeyProof', 'activationCode', 'idToken', 'heightCm', 'dateOfBirth', 'email']) {
+    for (const field of [
+      'passkeyProof',
+      'activationCode',
+      'idToken',
+      'heightCm',
+      'dateOfBirth',
+      'email',
+      'value',
+      'note',
+      'description',
+    ]) {
       expect(entry[field]).toBe('[redacted]');
     }
+    expect(entry.reading).toEqual({ systolic: '[redacted]', diastolic: '[redacted]' });
   });
 
   it('redacts at any depth and never lets fields overwrite level, time or message', () => {
