@@ -25,8 +25,8 @@ export interface PlatformStackProps extends StackProps {
 /**
  * One stage of the platform, built from the manifests: a table per `shared/tables.ts` entry, a function
  * per route and trigger of `lambdas/routes.ts` with exactly the table actions (and item keys) and
- * user-pool actions it lists, the Cognito user pool, the REST API and the SPA hosting. Adding a route to
- * the manifest needs no change here.
+ * user-pool actions it lists, the Cognito user pool, the REST API, the SPA hosting, and the page-cursor
+ * signing key for the functions that set `pageCursors`. Adding a route to the manifest needs no change here.
  */
 export class PlatformStack extends Stack {
   /** Every function, by its manifest id (routes and triggers). */
@@ -56,15 +56,16 @@ export class PlatformStack extends Stack {
       {
         id: 'AwsSolutions-SMG4',
         reason:
-          'The cursor signing key is not rotated automatically: rotating it only invalidates the page cursors in flight (a client starts its list again), and a new key can be set by putting a new value and redeploying.',
+          'The cursor signing key is not rotated automatically: rotating it would only invalidate the page cursors in flight (a client starts its list again), and a new value can be put at any time; it reaches the functions with the next deploy that updates them.',
       },
     ]);
     // A CloudFormation dynamic reference: the template holds `{{resolve:secretsmanager:...}}`, never the
     // key, and the functions need no Secrets Manager permission at run time. CloudFormation resolves it
-    // when it creates or updates a function, so the value is visible to whoever may read that function's
-    // configuration (lambda:GetFunctionConfiguration). That is acceptable for this key: it protects only
-    // the integrity of page cursors, and the repository also checks that a cursor's key lies in the
-    // caller's own partition (lambdas/common/repositories/health-records.ts).
+    // when it creates or updates a function (so a new value reaches a function with the next deploy that
+    // updates it), and the resolved value is visible to whoever may read the function's configuration
+    // (lambda:GetFunctionConfiguration). That is acceptable for this key: it protects only the integrity
+    // of page cursors, and the repository also checks that a cursor's key lies in the caller's own
+    // partition (lambdas/common/repositories/health-records.ts), so a forged cursor reads nothing more.
     const cursorSigningKey = this.cursorSigningKey.secretValue.unsafeUnwrap();
 
     const functionsScope = new Construct(this, 'Functions');
@@ -79,6 +80,7 @@ export class PlatformStack extends Stack {
       for (const [key, access] of Object.entries(definition.tables) as [TableKey, TableAccess][]) {
         fn.bindTable(this.tables.table(key), TABLES[key], access);
       }
+      if (definition.pageCursors) fn.function.addEnvironment('CURSOR_SIGNING_KEY', cursorSigningKey);
       this.functions[definition.id] = fn;
       return fn;
     };
@@ -136,7 +138,6 @@ export class PlatformStack extends Stack {
           for (const [name, value] of Object.entries(webauthnEnvironment))
             fn.function.addEnvironment(name, value);
         }
-        if (route.pageCursors) fn.function.addEnvironment('CURSOR_SIGNING_KEY', cursorSigningKey);
         return fn.function;
       },
     });

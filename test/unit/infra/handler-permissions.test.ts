@@ -5,6 +5,9 @@
  * function's role in the synthesized template. Every call must be allowed (a handler that starts a new
  * call fails here, not with AccessDenied in AWS), and every DynamoDB permission must be used by some
  * call (nothing is granted that no code needs). Local mode enforces no IAM, so only this test sees it.
+ * Each handler also runs with only the environment variables its function has in the template.
+ * KMS is not modelled: handlers never call it, DynamoDB does on their behalf (health-records-stack.test.ts
+ * checks those grants).
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +17,7 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
+  QueryCommand,
   ScanCommand,
   TransactWriteCommand,
   UpdateCommand,
@@ -23,12 +27,13 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPO_ROOT } from '../../../infra/constructs/app-function';
 import { ROUTES, TRIGGERS, type FunctionDefinition } from '../../../lambdas/routes';
-import { TABLE_KEYS, TABLES, type TableKey } from '../../../shared/tables';
+import { TABLE_KEYS, TABLES, type TableDefinition, type TableKey } from '../../../shared/tables';
 import { apiEvent, type EventInput } from '../../fixtures/api-events';
 import {
   globMatches,
   isAllowed,
   logicalIdOf,
+  resourcesOf,
   statementsOfRole,
   synthPlatform,
   type Synthesized,
@@ -68,6 +73,8 @@ vi.mock('@simplewebauthn/server', async (importOriginal) => ({
 interface DynamoCall {
   readonly action: string;
   readonly table: TableKey;
+  /** The index a Query or Scan reads: IAM then checks the action on `<table ARN>/index/<name>`. */
+  readonly index?: string;
   readonly keys: readonly string[];
 }
 
@@ -88,6 +95,26 @@ interface TransactItem {
   readonly ConditionCheck?: { TableName: string; Key: Item };
 }
 
+/**
+ * The partition a Query reads: the value its key condition gives the partition key (the index's own on
+ * an index), which is what IAM compares with `dynamodb:LeadingKeys`.
+ */
+const queriedPartition = (table: TableKey, input: QueryCommand['input']): string => {
+  const definition: TableDefinition = TABLES[table];
+  const index = input.IndexName
+    ? definition.globalSecondaryIndexes?.find((candidate) => candidate.indexName === input.IndexName)
+    : undefined;
+  if (input.IndexName && !index) throw new Error(`Query on an unknown index: ${input.IndexName}`);
+  const partitionKey = (index ?? definition).partitionKey.name;
+  for (const condition of (input.KeyConditionExpression ?? '').split(/\s+AND\s+/i)) {
+    const match = /^\s*([#\w]+)\s*=\s*(:\w+)\s*$/.exec(condition);
+    if (!match?.[1] || !match[2]) continue;
+    const name = match[1].startsWith('#') ? input.ExpressionAttributeNames?.[match[1]] : match[1];
+    if (name === partitionKey) return String(input.ExpressionAttributeValues?.[match[2]]);
+  }
+  throw new Error(`Query without an equality on ${partitionKey}: ${input.KeyConditionExpression}`);
+};
+
 const single = (action: string, tableName: unknown, item: Item | undefined): DynamoCall => {
   const table = tableOf(tableName);
   return { action, table, keys: [partitionKeyOf(table, item)] };
@@ -101,8 +128,17 @@ const dynamoCallsOf = (command: unknown): DynamoCall[] => {
     return [single('UpdateItem', command.input.TableName, command.input.Key)];
   if (command instanceof DeleteCommand)
     return [single('DeleteItem', command.input.TableName, command.input.Key)];
-  if (command instanceof ScanCommand)
-    return [{ action: 'Scan', table: tableOf(command.input.TableName), keys: [] }];
+  if (command instanceof ScanCommand) {
+    const index = command.input.IndexName;
+    return [{ action: 'Scan', table: tableOf(command.input.TableName), ...(index && { index }), keys: [] }];
+  }
+  if (command instanceof QueryCommand) {
+    const table = tableOf(command.input.TableName);
+    const index = command.input.IndexName;
+    return [
+      { action: 'Query', table, ...(index && { index }), keys: [queriedPartition(table, command.input)] },
+    ];
+  }
   if (command instanceof BatchGetCommand) {
     return Object.entries(command.input.RequestItems ?? {}).map(([name, request]) => {
       const table = tableOf(name);
@@ -191,6 +227,8 @@ interface Scenario {
   readonly name: string;
   /** An API Gateway event (routes) or the raw trigger event (Cognito triggers). */
   readonly event: EventInput | Record<string, unknown>;
+  /** The query string of a route's event. */
+  readonly query?: Record<string, string>;
   readonly ddb?: DynamoResponder;
   readonly cognito?: (action: string) => unknown;
   /** What the handler must answer, so the test knows the whole path ran. */
@@ -201,6 +239,67 @@ const status = (code: number) => (result: unknown) =>
   expect((result as APIGatewayProxyResult).statusCode, (result as APIGatewayProxyResult).body).toBe(code);
 const on = (action: string, table: TableKey, call: DynamoCall) =>
   call.action === action && call.table === table;
+
+const RECORD_ID = '3f9a2b1c-4d5e-4f60-8a7b-9c0d1e2f3a4b';
+const TAKEN_AT = '2025-01-01T08:00:00.000Z';
+const measurement: Item = {
+  measurementId: RECORD_ID,
+  userId: USER_ID,
+  type: 'weight',
+  value: 80,
+  unit: 'kg',
+  enteredUnit: 'kg',
+  takenAt: TAKEN_AT,
+  createdAt: TAKEN_AT,
+};
+const meal: Item = {
+  logId: RECORD_ID,
+  userId: USER_ID,
+  kind: 'meal',
+  description: 'Oats',
+  eatenAt: TAKEN_AT,
+  createdAt: TAKEN_AT,
+};
+/** A stored health record: the item with the keys `TABLES.healthRecords` describes. */
+const stored = (item: Item, partition: string, owner: string): Item => ({
+  ...item,
+  pk: partition,
+  sk: `${TAKEN_AT}#${RECORD_ID}`,
+  owner,
+});
+/** The caller's reference to a record, which a delete by id reads first. */
+const reference = (category: 'M' | 'L', partition: string): Item => ({
+  pk: `${USER_ID}#R`,
+  sk: RECORD_ID,
+  category,
+  targetPk: partition,
+  targetSk: `${TAKEN_AT}#${RECORD_ID}`,
+});
+/**
+ * Answers a Query with `item` stored in the queried partition and, on a first page, the key of the next
+ * one, so the handler signs a page cursor (and the export reads its second page through that cursor).
+ */
+const onePage =
+  (item: Item): DynamoResponder =>
+  (call, command) => {
+    if (call.action !== 'Query') return undefined;
+    const [partition = ''] = call.keys;
+    // On byOwner the partition is `{userId}#M`; on the table, `{userId}#M#{type}`.
+    const row = call.index
+      ? stored(item, `${partition}#${String(item.type ?? item.kind)}`, partition)
+      : stored(item, partition, partition.slice(0, partition.lastIndexOf('#')));
+    const last = call.index ? { owner: row.owner, pk: row.pk, sk: row.sk } : { pk: row.pk, sk: row.sk };
+    const firstPage = !(command as QueryCommand).input.ExclusiveStartKey;
+    return { Items: [row], ...(firstPage && { LastEvaluatedKey: last }) };
+  };
+const pageWithCursor = (result: unknown) => {
+  status(200)(result);
+  const page = JSON.parse((result as APIGatewayProxyResult).body) as {
+    items: unknown[];
+    nextCursor?: unknown;
+  };
+  expect([page.items.length, typeof page.nextCursor]).toEqual([1, 'string']);
+};
 
 const SCENARIOS: Record<string, readonly Scenario[]> = {
   VerifyActivation: [
@@ -349,6 +448,95 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       expectResult: status(200),
     },
   ],
+  CreateMeasurement: [
+    {
+      name: 'the caller logs a reading, stored with its reference in one transaction',
+      event: { claims: claims('users'), body: { type: 'weight', value: 80, takenAt: TAKEN_AT } },
+      expectResult: status(201),
+    },
+  ],
+  ListMeasurements: [
+    {
+      name: 'one type, read from its own partition of the table, with a cursor to the next page',
+      event: { method: 'GET', claims: claims('users') },
+      query: { type: 'weight' },
+      ddb: onePage(measurement),
+      expectResult: pageWithCursor,
+    },
+    {
+      name: 'every type, read through the byOwner index, with a cursor to the next page',
+      event: { method: 'GET', claims: claims('users') },
+      query: { limit: '1' },
+      ddb: onePage(measurement),
+      expectResult: pageWithCursor,
+    },
+  ],
+  DeleteMeasurement: [
+    {
+      name: "the caller's reference names the measurement; both are deleted in one transaction",
+      event: { method: 'DELETE', claims: claims('users'), pathParameters: { measurementId: RECORD_ID } },
+      ddb: (call) =>
+        on('GetItem', 'healthRecords', call) ? { Item: reference('M', `${USER_ID}#M#weight`) } : undefined,
+      expectResult: status(204),
+    },
+  ],
+  CreateLog: [
+    {
+      name: 'the caller logs a meal, stored with its reference in one transaction',
+      event: { claims: claims('users'), body: { kind: 'meal', description: 'Oats', eatenAt: TAKEN_AT } },
+      expectResult: status(201),
+    },
+  ],
+  ListLogs: [
+    {
+      name: 'one kind, read from its own partition of the table, with a cursor to the next page',
+      event: { method: 'GET', claims: claims('users') },
+      query: { kind: 'meal' },
+      ddb: onePage(meal),
+      expectResult: pageWithCursor,
+    },
+    {
+      name: 'every kind, read through the byOwner index, with a cursor to the next page',
+      event: { method: 'GET', claims: claims('users') },
+      ddb: onePage(meal),
+      expectResult: pageWithCursor,
+    },
+  ],
+  DeleteLog: [
+    {
+      name: "the caller's reference names the log; both are deleted in one transaction",
+      event: { method: 'DELETE', claims: claims('users'), pathParameters: { logId: RECORD_ID } },
+      ddb: (call) =>
+        on('GetItem', 'healthRecords', call) ? { Item: reference('L', `${USER_ID}#L#meal`) } : undefined,
+      expectResult: status(204),
+    },
+  ],
+  ExportMe: [
+    {
+      name: 'the JSON export reads the profile, then every measurement and log, page by page',
+      event: { method: 'GET', claims: claims('users') },
+      ddb: (call, command) => {
+        if (on('GetItem', 'profiles', call)) return { Item: profile };
+        return onePage(call.keys[0]?.endsWith('#M') ? measurement : meal)(call, command);
+      },
+      expectResult: (result) => {
+        status(200)(result);
+        const body = JSON.parse((result as APIGatewayProxyResult).body) as Record<string, unknown[]>;
+        expect([body.measurements?.length, body.logs?.length]).toEqual([2, 2]);
+      },
+    },
+    {
+      name: 'the FHIR export reads the profile and every measurement',
+      event: { method: 'GET', claims: claims('users') },
+      query: { format: 'fhir' },
+      ddb: (call, command) =>
+        on('GetItem', 'profiles', call) ? { Item: profile } : onePage(measurement)(call, command),
+      expectResult: (result) => {
+        status(200)(result);
+        expect(JSON.parse((result as APIGatewayProxyResult).body)).toMatchObject({ resourceType: 'Bundle' });
+      },
+    },
+  ],
   DefineAuthChallenge: [
     {
       name: 'the first step is the custom challenge',
@@ -387,17 +575,43 @@ const routeOf = (id: string) => ROUTES.find((route) => route.id === id);
 let prod: Synthesized;
 const roleStatements = (id: string) =>
   statementsOfRole(prod.template, logicalIdOf(prod.stack, prod.stack.functions[id]!.role));
+
+/**
+ * Stand-ins for the variables the stack gives functions. Each handler runs with only those its own
+ * function has in the template, so one that needs a variable the stack does not give it (a cursor
+ * route without `CURSOR_SIGNING_KEY`) fails here rather than at its first request in AWS.
+ */
+const FAKE_ENVIRONMENT: Record<string, string> = {
+  ...Object.fromEntries(TABLE_KEYS.map((key) => [TABLES[key].envVar, tableNameOf(key)])),
+  USER_POOL_ID: 'us-west-2_test',
+  USER_POOL_CLIENT_ID: CLIENT_ID,
+  WEBAUTHN_RP_ID: 'app.example.com',
+  WEBAUTHN_RP_NAME: 'Test',
+  WEBAUTHN_ORIGINS: 'https://app.example.com',
+  CURSOR_SIGNING_KEY: 'k'.repeat(64),
+};
+/** Set by the stack for the runtime and the HTTP wrapper, not read as configuration by the handlers. */
+const UNCHECKED_VARIABLES = ['LOG_LEVEL', 'NODE_OPTIONS', 'CORS_ALLOW_ORIGIN'];
+const templateEnvironmentNames = (id: string): string[] => {
+  const fn = prod.stack.functions[id]!.function;
+  const resource = resourcesOf(prod.template, 'AWS::Lambda::Function')[logicalIdOf(prod.stack, fn)]!;
+  return Object.keys((resource.Properties.Environment as { Variables: Record<string, unknown> }).Variables);
+};
+const useEnvironmentOf = (id: string): void => {
+  const names = templateEnvironmentNames(id);
+  expect(names.filter((name) => !(name in FAKE_ENVIRONMENT) && !UNCHECKED_VARIABLES.includes(name))).toEqual(
+    [],
+  );
+  // An empty value counts as missing (lambdas/common/env.ts).
+  for (const [name, value] of Object.entries(FAKE_ENVIRONMENT))
+    vi.stubEnv(name, names.includes(name) ? value : '');
+};
 const tableArn = (table: TableKey) => `\${${logicalIdOf(prod.stack, prod.stack.tables.table(table))}.Arn}`;
 
 beforeAll(() => {
   prod = synthPlatform({ stage: 'prod' });
+  // Set by the Lambda runtime itself.
   vi.stubEnv('AWS_REGION', 'us-west-2');
-  for (const key of TABLE_KEYS) vi.stubEnv(TABLES[key].envVar, tableNameOf(key));
-  vi.stubEnv('USER_POOL_ID', 'us-west-2_test');
-  vi.stubEnv('USER_POOL_CLIENT_ID', CLIENT_ID);
-  vi.stubEnv('WEBAUTHN_RP_ID', 'app.example.com');
-  vi.stubEnv('WEBAUTHN_RP_NAME', 'Test');
-  vi.stubEnv('WEBAUTHN_ORIGINS', 'https://app.example.com');
 });
 afterAll(() => {
   vi.unstubAllEnvs();
@@ -437,9 +651,13 @@ describe('what each handler does, against the role the stack gives it', () => {
     const module = (await import(pathToFileURL(join(REPO_ROOT, definition.entry)).href)) as {
       handler: (event: unknown) => Promise<unknown>;
     };
+    useEnvironmentOf(id);
     const route = routeOf(id);
     const event = route
-      ? apiEvent({ method: route.method, resource: route.path, ...(scenario.event as EventInput) })
+      ? {
+          ...apiEvent({ method: route.method, resource: route.path, ...(scenario.event as EventInput) }),
+          queryStringParameters: scenario.query ?? null,
+        }
       : structuredClone(scenario.event);
     const result = await module.handler(event);
 
@@ -448,12 +666,12 @@ describe('what each handler does, against the role the stack gives it', () => {
     for (const call of own.dynamo) {
       const request = {
         action: `dynamodb:${call.action}`,
-        resource: tableArn(call.table),
+        resource: `${tableArn(call.table)}${call.index ? `/index/${call.index}` : ''}`,
         leadingKeys: call.keys,
       };
       expect(
         isAllowed(statements, request),
-        `${id} ${call.action} ${call.table} ${call.keys.join(',')}`,
+        `${id} ${call.action} ${call.table}${call.index ? `/${call.index}` : ''} ${call.keys.join(',')}`,
       ).toBe(true);
     }
     const poolArn = `\${${logicalIdOf(prod.stack, prod.stack.auth.userPool)}.Arn}`;

@@ -199,8 +199,19 @@ describe('DynamoDB tables', () => {
     const props = tableOf(prod, key).Properties;
     expect(props.BillingMode).toBe('PAY_PER_REQUEST');
     expect(props.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
-    // SSEEnabled without a key id: KMS with the AWS-managed key aws/dynamodb.
-    expect(props.SSESpecification).toEqual({ SSEEnabled: true });
+    const encryptionKey = prod.stack.tables.encryptionKey(key);
+    if ((TABLES[key] as TableDefinition).customerManagedKey) {
+      expect(encryptionKey).toBeDefined();
+      expect(props.SSESpecification).toEqual({
+        SSEEnabled: true,
+        SSEType: 'KMS',
+        KMSMasterKeyId: { 'Fn::GetAtt': [logicalIdOf(prod.stack, encryptionKey!), 'Arn'] },
+      });
+    } else {
+      expect(encryptionKey).toBeUndefined();
+      // SSEEnabled without a key id: KMS with the AWS-managed key aws/dynamodb.
+      expect(props.SSESpecification).toEqual({ SSEEnabled: true });
+    }
   });
 
   it.each(TABLE_KEYS)('%s has TTL exactly when its definition names a TTL attribute', (key) => {
@@ -283,6 +294,7 @@ describe('Lambda functions', () => {
       ...(definition.webauthn ? ['WEBAUTHN_RP_ID', 'WEBAUTHN_RP_NAME', 'WEBAUTHN_ORIGINS'] : []),
       ...(route.method ? ['CORS_ALLOW_ORIGIN'] : []),
       ...(route.auth && route.auth !== 'public' ? ['USER_POOL_CLIENT_ID'] : []),
+      ...(definition.pageCursors ? ['CURSOR_SIGNING_KEY'] : []),
     ];
     const environment = environmentOf(prod, definition.id);
     expect(Object.keys(environment).sort()).toEqual(expected.sort());
@@ -489,12 +501,16 @@ describe('least-privilege IAM', () => {
   });
 
   it.each(ALL_FUNCTIONS)(
-    '$id may use no other service than its logs, X-Ray, DynamoDB and Cognito',
+    '$id may use no other service than its logs, X-Ray, DynamoDB, Cognito and the keys of its tables',
     (definition) => {
       const services = statementsOfRole(prod.template, roleOf(prod, definition.id))
         .flatMap(actionsOf)
         .map((action) => action.split(':')[0]);
-      for (const service of services) expect(['logs', 'xray', 'dynamodb', 'cognito-idp']).toContain(service);
+      const ownKeys = (Object.keys(definition.tables) as TableKey[]).some(
+        (key) => (TABLES[key] as TableDefinition).customerManagedKey,
+      );
+      const allowed = ['logs', 'xray', 'dynamodb', 'cognito-idp', ...(ownKeys ? ['kms'] : [])];
+      for (const service of services) expect(allowed).toContain(service);
     },
   );
 

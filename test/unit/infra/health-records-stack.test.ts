@@ -1,0 +1,365 @@
+/**
+ * Health records in the stack (SPEC-2 section 1): the table and the customer-managed KMS key of its own,
+ * what each health function may do on them, and the key page cursors are signed with.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES, TRIGGERS, type FunctionDefinition } from '../../../lambdas/routes';
+import { TABLE_KEYS, TABLES, type TableDefinition } from '../../../shared/tables';
+import {
+  actionsOf,
+  flatten,
+  isAllowed,
+  leadingKeyPatterns,
+  logicalIdOf,
+  resourcesOf,
+  resourcesOfStatement,
+  statementsOfRole,
+  synthPlatform,
+  type CfnResource,
+  type Json,
+  type Statement,
+  type Synthesized,
+} from './platform-template';
+
+const ALL_FUNCTIONS: readonly FunctionDefinition[] = [...ROUTES, ...Object.values(TRIGGERS)];
+const KEY_READ = ['kms:Decrypt', 'kms:DescribeKey'];
+const KEY_WRITE = [
+  ...KEY_READ,
+  'kms:Encrypt',
+  'kms:GenerateDataKey',
+  'kms:GenerateDataKeyWithoutPlaintext',
+  'kms:ReEncryptFrom',
+  'kms:ReEncryptTo',
+];
+
+let prod: Synthesized;
+let dev: Synthesized;
+
+beforeAll(() => {
+  prod = synthPlatform({ stage: 'prod' });
+  dev = synthPlatform({ stage: 'dev' });
+});
+
+const healthTableId = ({ stack }: Synthesized) => logicalIdOf(stack, stack.tables.table('healthRecords'));
+const healthKeyId = ({ stack }: Synthesized) => {
+  const key = stack.tables.encryptionKey('healthRecords');
+  if (!key) throw new Error('The health records table has no key of its own.');
+  return logicalIdOf(stack, key);
+};
+const healthTable = (synth: Synthesized): CfnResource =>
+  resourcesOf(synth.template, 'AWS::DynamoDB::Table')[healthTableId(synth)]!;
+const healthKey = (synth: Synthesized): CfnResource =>
+  resourcesOf(synth.template, 'AWS::KMS::Key')[healthKeyId(synth)]!;
+const secretId = ({ stack }: Synthesized) => logicalIdOf(stack, stack.cursorSigningKey);
+const roleStatements = ({ stack, template }: Synthesized, id: string): Statement[] =>
+  statementsOfRole(template, logicalIdOf(stack, stack.functions[id]!.role));
+const environmentOf = ({ stack, template }: Synthesized, id: string): Record<string, Json> => {
+  const resource = resourcesOf(template, 'AWS::Lambda::Function')[
+    logicalIdOf(stack, stack.functions[id]!.function)
+  ]!;
+  return (resource.Properties.Environment as { Variables: Record<string, Json> }).Variables;
+};
+
+/**
+ * A role's DynamoDB and KMS permissions as sorted lines `<action> <resource>[ <key patterns>]`, tables
+ * named by their key (`healthRecords/index/byOwner` for an index) and customer-managed keys as
+ * `<table key> key`. A statement on anything else throws.
+ */
+const dataPermissions = (synth: Synthesized, id: string): string[] => {
+  const tables = new Map(
+    TABLE_KEYS.map((key) => [logicalIdOf(synth.stack, synth.stack.tables.table(key)), key]),
+  );
+  const keys = new Map(
+    TABLE_KEYS.flatMap((key) => {
+      const encryptionKey = synth.stack.tables.encryptionKey(key);
+      return encryptionKey ? [[logicalIdOf(synth.stack, encryptionKey), key] as const] : [];
+    }),
+  );
+  const nameOf = (resource: string): string | undefined => {
+    const match = /^\$\{([A-Za-z0-9]+)\.Arn\}(\/index\/[A-Za-z0-9_.-]+)?$/.exec(resource);
+    if (!match?.[1]) return undefined;
+    const table = tables.get(match[1]);
+    if (table) return `${table}${match[2] ?? ''}`;
+    const keyOf = keys.get(match[1]);
+    return keyOf && !match[2] ? `${keyOf} key` : undefined;
+  };
+  return roleStatements(synth, id)
+    .filter((statement) => actionsOf(statement).some((action) => /^(dynamodb|kms):/.test(action)))
+    .flatMap((statement) => {
+      expect(statement.Effect).toBe('Allow');
+      const patterns = leadingKeyPatterns(statement);
+      return actionsOf(statement).flatMap((action) =>
+        resourcesOfStatement(statement).map((resource) => {
+          const name = nameOf(flatten(resource));
+          if (!name) throw new Error(`${id}: ${action} on something else: ${flatten(resource)}`);
+          return [action, name, ...(patterns ? [[...patterns].sort().join(' | ')] : [])].join(' ');
+        }),
+      );
+    })
+    .sort();
+};
+const lines = (actions: readonly string[], resource: string) =>
+  actions.map((action) => `${action} ${resource}`);
+
+describe('health records table', () => {
+  it('is keyed by pk and sk, with the byOwner index on owner and sk holding every attribute', () => {
+    const props = healthTable(prod).Properties;
+    expect(props.KeySchema).toEqual([
+      { AttributeName: 'pk', KeyType: 'HASH' },
+      { AttributeName: 'sk', KeyType: 'RANGE' },
+    ]);
+    expect(props.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: 'byOwner',
+        KeySchema: [
+          { AttributeName: 'owner', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ]);
+    expect(props.AttributeDefinitions).toEqual(
+      expect.arrayContaining([
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'sk', AttributeType: 'S' },
+        { AttributeName: 'owner', AttributeType: 'S' },
+      ]),
+    );
+  });
+
+  it('is on demand, with point-in-time recovery', () => {
+    const props = healthTable(prod).Properties;
+    expect(props.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(props.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+  });
+
+  it('is encrypted with a KMS key of its own, not the AWS-managed key', () => {
+    for (const synth of [prod, dev]) {
+      expect(healthTable(synth).Properties.SSESpecification).toEqual({
+        SSEEnabled: true,
+        SSEType: 'KMS',
+        KMSMasterKeyId: { 'Fn::GetAtt': [healthKeyId(synth), 'Arn'] },
+      });
+    }
+  });
+
+  it('has the only customer-managed key of the stack: one per table whose definition asks for it', () => {
+    const wanted = TABLE_KEYS.filter((key) => (TABLES[key] as TableDefinition).customerManagedKey);
+    expect(wanted).toEqual(['healthRecords']);
+    expect(Object.keys(resourcesOf(prod.template, 'AWS::KMS::Key'))).toEqual([healthKeyId(prod)]);
+    for (const key of TABLE_KEYS.filter((candidate) => !wanted.includes(candidate))) {
+      expect(prod.stack.tables.encryptionKey(key), key).toBeUndefined();
+    }
+  });
+
+  it('has a symmetric key with automatic rotation and a description', () => {
+    const props = healthKey(prod).Properties;
+    expect(props.EnableKeyRotation).toBe(true);
+    expect(props.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
+    expect(props.KeyUsage ?? 'ENCRYPT_DECRYPT').toBe('ENCRYPT_DECRYPT');
+    expect(props.Description).toMatch(/health-records/);
+  });
+
+  it('keeps the table and its key outside dev, with deletion protection on the table', () => {
+    expect(healthTable(prod).DeletionPolicy).toBe('Retain');
+    expect(healthTable(prod).UpdateReplacePolicy).toBe('Retain');
+    expect(healthTable(prod).Properties.DeletionProtectionEnabled).toBe(true);
+    // Without its key, the retained table and its backups could not be read.
+    expect(healthKey(prod).DeletionPolicy).toBe('Retain');
+    expect(healthKey(prod).UpdateReplacePolicy).toBe('Retain');
+  });
+
+  it('deletes the table and schedules its key for deletion with a dev stack', () => {
+    expect(healthTable(dev).DeletionPolicy).toBe('Delete');
+    expect(healthTable(dev).Properties.DeletionProtectionEnabled).toBe(false);
+    expect(healthKey(dev).DeletionPolicy).toBe('Delete');
+  });
+
+  it("leaves the key policy as AWS's default: the account's IAM policies decide who may use the key", () => {
+    // The one statement lets IAM policies of this account grant use of the key (without it no IAM grant
+    // would work); the only IAM grants on the key are the health functions' (tested below).
+    const policy = healthKey(prod).Properties.KeyPolicy as unknown as { Statement: Statement[] };
+    expect(policy.Statement).toHaveLength(1);
+    const [statement] = policy.Statement;
+    expect(statement!.Effect).toBe('Allow');
+    expect(flatten((statement!.Principal as { AWS: Json }).AWS)).toBe('arn:aws:iam::${AWS::AccountId}:root');
+    expect(statement!.Action).toBe('kms:*');
+    expect(statement!.Condition).toBeUndefined();
+  });
+});
+
+describe('health functions', () => {
+  /** Reviewed by hand against each handler (the handler-permissions test checks them by running it). */
+  const REVIEWED: Record<string, string[]> = {
+    CreateMeasurement: ['dynamodb:PutItem healthRecords', ...lines(KEY_WRITE, 'healthRecords key')],
+    ListMeasurements: [
+      'dynamodb:Query healthRecords',
+      'dynamodb:Query healthRecords/index/byOwner',
+      ...lines(KEY_READ, 'healthRecords key'),
+    ],
+    DeleteMeasurement: [
+      'dynamodb:DeleteItem healthRecords',
+      'dynamodb:GetItem healthRecords',
+      ...lines(KEY_WRITE, 'healthRecords key'),
+    ],
+    CreateLog: ['dynamodb:PutItem healthRecords', ...lines(KEY_WRITE, 'healthRecords key')],
+    ListLogs: [
+      'dynamodb:Query healthRecords',
+      'dynamodb:Query healthRecords/index/byOwner',
+      ...lines(KEY_READ, 'healthRecords key'),
+    ],
+    DeleteLog: [
+      'dynamodb:DeleteItem healthRecords',
+      'dynamodb:GetItem healthRecords',
+      ...lines(KEY_WRITE, 'healthRecords key'),
+    ],
+    ExportMe: [
+      'dynamodb:GetItem profiles',
+      'dynamodb:Query healthRecords',
+      'dynamodb:Query healthRecords/index/byOwner',
+      ...lines(KEY_READ, 'healthRecords key'),
+    ],
+  };
+  const HEALTH_FUNCTIONS = Object.keys(REVIEWED);
+
+  it('are exactly the functions the manifest binds to the health records table', () => {
+    expect(ALL_FUNCTIONS.filter((fn) => fn.tables.healthRecords).map((fn) => fn.id)).toEqual(
+      HEALTH_FUNCTIONS,
+    );
+  });
+
+  it.each(HEALTH_FUNCTIONS)(
+    '%s may take exactly the reviewed DynamoDB and KMS actions, on those resources only',
+    (id) => {
+      for (const synth of [prod, dev]) expect(dataPermissions(synth, id)).toEqual([...REVIEWED[id]!].sort());
+    },
+  );
+
+  it('lets no function scan the health records table or its index', () => {
+    const table = `\${${healthTableId(prod)}.Arn}`;
+    for (const definition of ALL_FUNCTIONS) {
+      for (const resource of [table, `${table}/index/byOwner`]) {
+        expect(
+          isAllowed(roleStatements(prod, definition.id), { action: 'dynamodb:Scan', resource }),
+          definition.id,
+        ).toBe(false);
+      }
+    }
+  });
+
+  it('grants KMS actions only on the health key, and only to functions bound to the health table', () => {
+    const key = { 'Fn::GetAtt': [healthKeyId(prod), 'Arn'] };
+    for (const definition of ALL_FUNCTIONS) {
+      const kms = roleStatements(prod, definition.id).filter((statement) =>
+        actionsOf(statement).some((action) => action.startsWith('kms:')),
+      );
+      expect(kms.length > 0, definition.id).toBe(Boolean(definition.tables.healthRecords));
+      for (const statement of kms) {
+        expect(
+          actionsOf(statement).every((action) => action.startsWith('kms:')),
+          definition.id,
+        ).toBe(true);
+        expect(resourcesOfStatement(statement), definition.id).toEqual([key]);
+      }
+    }
+  });
+
+  it('lets a function that only reads health records neither encrypt nor make data keys', () => {
+    const key = `\${${healthKeyId(prod)}.Arn}`;
+    for (const id of ['ListMeasurements', 'ListLogs', 'ExportMe']) {
+      for (const action of ['kms:Encrypt', 'kms:GenerateDataKey', 'kms:ReEncryptFrom', 'kms:ReEncryptTo']) {
+        expect(isAllowed(roleStatements(prod, id), { action, resource: key }), `${id} ${action}`).toBe(false);
+      }
+      expect(isAllowed(roleStatements(prod, id), { action: 'kms:Decrypt', resource: key }), id).toBe(true);
+    }
+  });
+
+  it('has no wildcard in any action of any policy of the stack, but the key policy AWS requires', () => {
+    // Every policy document of the template, wherever it sits (role policies, bucket policies, trust
+    // policies, the key policy), is found by its `Statement` list.
+    const statements: { path: string; statement: Statement }[] = [];
+    const collect = (value: Json | undefined, path: string): void => {
+      if (!value || typeof value !== 'object') return;
+      if (Array.isArray(value)) return value.forEach((item, i) => collect(item, `${path}[${i}]`));
+      for (const [name, child] of Object.entries(value)) {
+        if (name === 'Statement' && Array.isArray(child)) {
+          for (const statement of child)
+            statements.push({ path, statement: statement as unknown as Statement });
+        } else collect(child, `${path}.${name}`);
+      }
+    };
+    for (const [id, resource] of Object.entries(
+      prod.template.toJSON().Resources as Record<string, CfnResource>,
+    )) {
+      collect(resource.Properties, id);
+    }
+    const wildcards = statements
+      .filter(
+        ({ statement }) => statement.Effect === 'Allow' && actionsOf(statement).some((a) => a.includes('*')),
+      )
+      .map(({ path, statement }) => `${path}: ${actionsOf(statement).join(',')}`);
+    expect(statements.length).toBeGreaterThan(ALL_FUNCTIONS.length);
+    expect(wildcards).toEqual([`${healthKeyId(prod)}.KeyPolicy: kms:*`]);
+  });
+});
+
+describe('page cursor signing key', () => {
+  const secret = (synth: Synthesized) =>
+    resourcesOf(synth.template, 'AWS::SecretsManager::Secret')[secretId(synth)]!;
+  const withCursorKey = (synth: Synthesized) =>
+    ALL_FUNCTIONS.filter((fn) => 'CURSOR_SIGNING_KEY' in environmentOf(synth, fn.id)).map((fn) => fn.id);
+
+  it('is one secret of the stage, generated by Secrets Manager: 64 letters and digits', () => {
+    expect(Object.keys(resourcesOf(prod.template, 'AWS::SecretsManager::Secret'))).toEqual([secretId(prod)]);
+    expect(secret(prod).Properties.GenerateSecretString).toEqual({
+      PasswordLength: 64,
+      ExcludePunctuation: true,
+    });
+    expect(secret(prod).Properties.SecretString).toBeUndefined();
+  });
+
+  it('reaches exactly ListMeasurements, ListLogs and ExportMe, the functions that sign page cursors', () => {
+    for (const synth of [prod, dev]) {
+      expect(withCursorKey(synth).sort()).toEqual(['ExportMe', 'ListLogs', 'ListMeasurements']);
+    }
+    expect(
+      ALL_FUNCTIONS.filter((fn) => fn.pageCursors)
+        .map((fn) => fn.id)
+        .sort(),
+    ).toEqual(withCursorKey(prod).sort());
+  });
+
+  it('is a dynamic reference CloudFormation resolves at deploy time, never a value in the template', () => {
+    for (const id of withCursorKey(prod)) {
+      expect(flatten(environmentOf(prod, id).CURSOR_SIGNING_KEY)).toBe(
+        `{{resolve:secretsmanager:\${${secretId(prod)}}:SecretString:::}}`,
+      );
+    }
+  });
+
+  it('is not readable by any function at run time (CloudFormation resolves it, not the function)', () => {
+    for (const definition of ALL_FUNCTIONS) {
+      const actions = roleStatements(prod, definition.id).flatMap(actionsOf);
+      expect(
+        actions.filter((action) => action.startsWith('secretsmanager:')),
+        definition.id,
+      ).toEqual([]);
+    }
+  });
+
+  it('is kept outside dev and deleted with a dev stack', () => {
+    expect(secret(prod).DeletionPolicy).toBe('Retain');
+    expect(secret(prod).UpdateReplacePolicy).toBe('Retain');
+    expect(secret(dev).DeletionPolicy).toBe('Delete');
+  });
+
+  it('is not rotated, for the reviewed reason (cdk-nag SMG4)', () => {
+    const suppressions = (
+      secret(prod).Metadata?.cdk_nag as { rules_to_suppress: { id: string; reason: string }[] }
+    ).rules_to_suppress;
+    expect(suppressions.map((suppression) => suppression.id)).toEqual(['AwsSolutions-SMG4']);
+    expect(suppressions[0]!.reason).toMatch(/page cursors/);
+    expect(secret(prod).Properties.RotationRules).toBeUndefined();
+    expect(resourcesOf(prod.template, 'AWS::SecretsManager::RotationSchedule')).toEqual({});
+  });
+});
