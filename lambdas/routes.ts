@@ -24,6 +24,11 @@ export interface TableGrant {
    * @default - every item of the table
    */
   readonly keys?: readonly string[];
+  /**
+   * The one index the grant's Query or Scan reads; the table's own items are then not granted.
+   * @default - the table and every index of it (for Query and Scan)
+   */
+  readonly index?: string;
 }
 
 /** Everything a function may do on one table: one grant, or several with keys of their own. */
@@ -245,7 +250,10 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: 'user',
     entry: 'lambdas/api/users/export-me.ts',
     // The profile, then every measurement and log of the caller through the byOwner index.
-    tables: { profiles: [{ actions: ['GetItem'] }], healthRecords: [{ actions: ['Query'] }] },
+    tables: {
+      profiles: [{ actions: ['GetItem'] }],
+      healthRecords: [{ actions: ['Query'], index: 'byOwner' }],
+    },
     cognitoActions: [],
     pageCursors: true,
   },

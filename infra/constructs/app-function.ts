@@ -143,7 +143,7 @@ export class AppFunction extends Construct {
   /**
    * Sets the table's environment variable (`definition.envVar`) to its name and allows exactly the
    * manifest's access: per grant, its actions on this table only (Query and Scan also on the table's
-   * indexes, by name), limited with `dynamodb:LeadingKeys` to the grant's key patterns when it has any.
+   * indexes, by name, or on the grant's one `index` only), limited with `dynamodb:LeadingKeys` to the grant's key patterns when it has any.
    * On a table with a customer-managed key it also allows the key actions those calls need, on that key
    * only: reading for every access, writing too when a grant writes.
    */
@@ -159,15 +159,26 @@ export class AppFunction extends Construct {
           throw new Error(`A Scan of the ${definition.id} table cannot be limited to keys.`);
         }
       }
-      const indexes = grant.actions.some((action) => action === 'Query' || action === 'Scan')
+      const reads = grant.actions.some((action) => action === 'Query' || action === 'Scan');
+      const indexes = reads
         ? (definition.globalSecondaryIndexes ?? []).map(
             (index) => `${table.tableArn}/index/${index.indexName}`,
           )
         : [];
+      let resources = [table.tableArn, ...indexes];
+      if (grant.index !== undefined) {
+        // An index-only grant: Query or Scan of that index, and nothing of the table's own items.
+        if (!grant.actions.every((action) => action === 'Query' || action === 'Scan'))
+          throw new Error(`A grant on an index of the ${definition.id} table may only Query or Scan.`);
+        const index = `${table.tableArn}/index/${grant.index}`;
+        if (!indexes.includes(index))
+          throw new Error(`The ${definition.id} table has no index ${grant.index}.`);
+        resources = [index];
+      }
       this.role.addToPrincipalPolicy(
         new PolicyStatement({
           actions: grant.actions.map((action) => `dynamodb:${action}`),
-          resources: [table.tableArn, ...indexes],
+          resources,
           ...(grant.keys && {
             // LeadingKeys is multivalued (BatchGetItem names many keys): every one must match.
             conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...grant.keys] } },

@@ -215,7 +215,6 @@ describe('health functions', () => {
     ],
     ExportMe: [
       'dynamodb:GetItem profiles',
-      'dynamodb:Query healthRecords',
       'dynamodb:Query healthRecords/index/byOwner',
       ...lines(KEY_READ, 'healthRecords key'),
     ],

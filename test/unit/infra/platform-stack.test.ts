@@ -385,8 +385,10 @@ describe('least-privilege IAM', () => {
                 (index) => `${key}/index/${index.indexName}`,
               )
             : [];
+          // An index-only grant reads that index and nothing of the table's own items.
+          const resources = grant.index === undefined ? [key, ...indexes] : [`${key}/index/${grant.index}`];
           return grant.actions.flatMap((action) =>
-            [key, ...indexes].map((resource) => permission(`dynamodb:${action}`, resource, grant.keys)),
+            resources.map((resource) => permission(`dynamodb:${action}`, resource, grant.keys)),
           );
         }),
       )
