@@ -30,7 +30,7 @@ import {
   type MeasurementUnit,
   type MeasurementValue,
 } from './health';
-import { HEALTH_MESSAGES } from './messages';
+import { HEALTH_MESSAGES } from './health-messages';
 import { userIdSchema, type WireSchema } from './schemas';
 
 type Ctx = Parameters<Parameters<typeof z.superRefine<unknown>>[0]>[1];

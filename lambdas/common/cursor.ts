@@ -5,7 +5,7 @@
  * key's partition belongs to the caller as well: the signature is the second lock, not the only one.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { HEALTH_MESSAGES } from '../../shared/messages';
+import { HEALTH_MESSAGES } from '../../shared/health-messages';
 import { cursorSigningKey } from './env';
 import { BadRequest } from './errors';
 

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatValue, MEASUREMENT_TYPES, LOG_KINDS, type MeasurementType } from '../../shared/health';
 import type { HealthLog, Measurement } from '../../shared/health-schemas';
-import { API_MESSAGES, HEALTH_MESSAGES } from '../../shared/messages';
+import { API_MESSAGES } from '../../shared/messages';
+import { HEALTH_MESSAGES } from '../../shared/health-messages';
 import { startHealthPeople, type HealthPeople } from '../fixtures/health-people';
 
 let people: HealthPeople;

@@ -1,5 +1,5 @@
 /** DELETE /v1/logs/{logId}: deletes one of the caller's logs; another person's id answers 404. */
-import { HEALTH_MESSAGES } from '../../../shared/messages';
+import { HEALTH_MESSAGES } from '../../../shared/health-messages';
 import { NotFound } from '../../common/errors';
 import { isRecordId } from '../../common/health-records';
 import { httpHandler, noContent } from '../../common/http';

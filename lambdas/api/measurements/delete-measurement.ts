@@ -2,7 +2,7 @@
  * DELETE /v1/measurements/{measurementId}: deletes one of the caller's measurements. Another
  * person's id answers 404 like an unknown one: the caller cannot even learn that it exists.
  */
-import { HEALTH_MESSAGES } from '../../../shared/messages';
+import { HEALTH_MESSAGES } from '../../../shared/health-messages';
 import { NotFound } from '../../common/errors';
 import { isRecordId } from '../../common/health-records';
 import { httpHandler, noContent } from '../../common/http';

@@ -14,7 +14,7 @@ import { ddb } from '../aws';
 import { decodeCursor, encodeCursor, type PageKey } from '../cursor';
 import { tableName } from '../env';
 import { BadRequest } from '../errors';
-import { HEALTH_MESSAGES } from '../../../shared/messages';
+import { HEALTH_MESSAGES } from '../../../shared/health-messages';
 
 const table = () => tableName('healthRecords');
 const OWNER_INDEX = 'byOwner';

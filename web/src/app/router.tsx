@@ -120,15 +120,15 @@ export const routes: RouteObject[] = [
               {
                 path: paths.health,
                 lazy: page(
-                  () => import('../features/health/health-page'),
-                  (m) => m.HealthPage,
+                  () => import('./routes/health'),
+                  (m) => m.HealthRoute,
                 ),
               },
               {
                 path: paths.metrics,
                 lazy: page(
-                  () => import('../features/metrics/metrics-page'),
-                  (m) => m.MetricsPage,
+                  () => import('./routes/health'),
+                  (m) => m.MetricsRoute,
                 ),
               },
               {

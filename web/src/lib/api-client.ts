@@ -39,7 +39,7 @@ interface RequestOptions<Output> {
 }
 
 /** Error text as SPEC section 8 says: JSON `message`, else the raw body, else status and text. */
-const errorText = async (response: Response): Promise<string> => {
+export const errorText = async (response: Response): Promise<string> => {
   const body = await response.text().catch(() => '');
   if (body.trim()) {
     try {

@@ -1,4 +1,6 @@
 import type { Role } from '../../../../shared/constants';
+import { MEASUREMENTS } from '../../../../shared/health';
+import type { HealthLog, Measurement } from '../../../../shared/health-schemas';
 import type { AdminUserListItem, Invitation, UserProfile } from '../../../../shared/schemas';
 import type { SessionUser } from '../../../../web/src/lib/auth/session-user';
 
@@ -123,4 +125,63 @@ export const passkeyProof = () => ({
   userId: USER_ID,
   cognitoUsername: COGNITO_USERNAME,
   passkeyProof: PASSKEY_PROOF,
+});
+
+let sequence = 0;
+/** A fresh UUID-shaped id per call, so list keys and delete paths never collide. */
+const nextId = () => {
+  sequence += 1;
+  return `00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`;
+};
+
+/**
+ * A stored measurement (value in the stored unit), as GET /v1/measurements answers it. Unit and
+ * entered unit follow the type; glucose is fasting unless told otherwise.
+ */
+export const measurement = (overrides: Partial<Measurement> = {}): Measurement => {
+  const type = overrides.type ?? 'glucose';
+  const unit = MEASUREMENTS[type].storedUnit;
+  return {
+    measurementId: nextId(),
+    userId: USER_ID,
+    type,
+    value: 98,
+    unit,
+    enteredUnit: unit,
+    takenAt: '2025-03-01T07:30:00.000Z',
+    ...(type === 'glucose' ? { context: 'fasting' as const } : {}),
+    createdAt: '2025-03-01T07:31:00.000Z',
+    ...overrides,
+  };
+};
+
+type LogOf<Kind extends HealthLog['kind']> = Extract<HealthLog, { kind: Kind }>;
+const logBase = () => ({ logId: nextId(), userId: USER_ID, createdAt: '2025-03-01T12:00:00.000Z' });
+
+export const mealLog = (overrides: Partial<LogOf<'meal'>> = {}): LogOf<'meal'> => ({
+  ...logBase(),
+  kind: 'meal',
+  description: 'Oatmeal with berries',
+  carbsGrams: 45,
+  eatenAt: '2025-03-01T08:00:00.000Z',
+  ...overrides,
+});
+
+export const activityLog = (overrides: Partial<LogOf<'activity'>> = {}): LogOf<'activity'> => ({
+  ...logBase(),
+  kind: 'activity',
+  activity: 'Walking',
+  minutes: 30,
+  intensity: 'moderate',
+  startedAt: '2025-03-01T17:00:00.000Z',
+  ...overrides,
+});
+
+export const sleepLog = (overrides: Partial<LogOf<'sleep'>> = {}): LogOf<'sleep'> => ({
+  ...logBase(),
+  kind: 'sleep',
+  start: '2025-02-28T23:00:00.000Z',
+  end: '2025-03-01T06:30:00.000Z',
+  quality: 4,
+  ...overrides,
 });

@@ -3,6 +3,8 @@ import { vi } from 'vitest';
 export interface RecordedCall {
   method: string;
   path: string;
+  /** The query string's parameters (routes are keyed without it). */
+  query: Record<string, string>;
   headers: Record<string, string>;
   body: unknown;
 }
@@ -39,6 +41,7 @@ export const fakeApi = (routes: Record<string, Route>) => {
     const call: RecordedCall = {
       method,
       path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
       headers: Object.fromEntries(new Headers(init?.headers).entries()),
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
     };

@@ -1,14 +1,43 @@
+import { useState } from 'react';
+import type { MeasurementSystem } from '../../../../shared/health';
+import { HEALTH_MESSAGES } from '../../../../shared/health-messages';
+import { Alert } from '../../components/alert';
 import { PageHeader } from '../../components/page-header';
+import { Spinner } from '../../components/spinner';
+import { errorMessage } from '../../lib/errors';
+import { useLatestMeasurements } from './api/get-latest-measurements';
+import { ActivityDialog } from './components/activity-dialog';
+import { MealDialog } from './components/meal-dialog';
+import { MeasurementDialog } from './components/measurement-dialog';
+import { MeasurementTiles, TILES } from './components/measurement-tiles';
+import { SleepDialog } from './components/sleep-dialog';
 
-const TILES = [
-  { title: 'Blood Glucose', unit: 'mg/dL' },
-  { title: 'Weight', unit: 'lbs' },
-  { title: 'Waist Circumference', unit: 'in' },
-  { title: 'Blood Pressure', unit: 'mmHg' },
-] as const;
+type DialogName = 'meal' | 'activity' | 'sleep' | 'measurement';
 
-/** Health Overview: logging actions are not wired yet, tiles wait for the first entries. */
-export function HealthPage() {
+const LOG_BUTTONS: readonly { dialog: DialogName; label: string }[] = [
+  { dialog: 'meal', label: 'Log Meal' },
+  { dialog: 'activity', label: 'Log Activity' },
+  { dialog: 'sleep', label: 'Log Sleep' },
+];
+
+const TILE_TYPES = TILES.map((tile) => tile.type);
+
+/** Health Overview: log meals, activity, sleep and measurements; the latest readings as tiles. */
+export function HealthPage({ measurementSystem }: { measurementSystem: MeasurementSystem }) {
+  const [open, setOpen] = useState<DialogName | null>(null);
+  const [status, setStatus] = useState('');
+  const readings = useLatestMeasurements(TILE_TYPES);
+
+  const openDialog = (dialog: DialogName) => {
+    setStatus('');
+    setOpen(dialog);
+  };
+  const close = () => setOpen(null);
+  const saved = () => {
+    setOpen(null);
+    setStatus(HEALTH_MESSAGES.entrySaved);
+  };
+
   return (
     <>
       <PageHeader title="Health Overview" description="Your latest readings in one place." />
@@ -17,39 +46,52 @@ export function HealthPage() {
           Log today
         </h2>
         <div className="button-row">
-          {['Log Meal', 'Log Activity', 'Log Sleep'].map((label) => (
+          <button type="button" className="button button--primary" onClick={() => openDialog('measurement')}>
+            Log Measurement
+          </button>
+          {LOG_BUTTONS.map(({ dialog, label }) => (
             <button
-              key={label}
+              key={dialog}
               type="button"
               className="button button--secondary"
-              aria-describedby="health-log-note"
+              onClick={() => openDialog(dialog)}
             >
               {label}
             </button>
           ))}
         </div>
-        <p id="health-log-note" className="field__hint">
-          Logging is coming soon.
+        {/* Always in the page, so the confirmation is announced when its text appears. */}
+        <p className="save-status" role="status">
+          {status}
         </p>
       </section>
       <section className="section" aria-labelledby="health-readings-title">
         <h2 id="health-readings-title" className="section__title">
           Latest readings
         </h2>
-        <ul className="metric-grid">
-          {TILES.map((tile) => (
-            <li key={tile.title} className="metric-tile">
-              <h3 className="metric-tile__title">{tile.title}</h3>
-              <p className="metric-tile__value">
-                <span aria-hidden="true">--</span>
-                <span className="visually-hidden">No reading yet</span>{' '}
-                <span className="metric-tile__unit">{tile.unit}</span>
-              </p>
-              <p className="metric-tile__hint">No readings yet</p>
-            </li>
-          ))}
-        </ul>
+        {readings.error ? (
+          <Alert tone="error" title="Could not load your readings">
+            <p>{errorMessage(readings.error, 'Please try again.')}</p>
+            <button
+              type="button"
+              className="button button--secondary button--small"
+              onClick={readings.refetch}
+            >
+              Try again
+            </button>
+          </Alert>
+        ) : readings.isPending ? (
+          <Spinner />
+        ) : (
+          <MeasurementTiles latest={readings.latest} system={measurementSystem} />
+        )}
       </section>
+      {open === 'measurement' && (
+        <MeasurementDialog system={measurementSystem} onClose={close} onSaved={saved} />
+      )}
+      {open === 'meal' && <MealDialog onClose={close} onSaved={saved} />}
+      {open === 'activity' && <ActivityDialog onClose={close} onSaved={saved} />}
+      {open === 'sleep' && <SleepDialog onClose={close} onSaved={saved} />}
     </>
   );
 }

@@ -1,0 +1,374 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Measurement } from '../../../../../shared/health-schemas';
+import { MESSAGES } from '../../../../../shared/messages';
+import { HEALTH_MESSAGES } from '../../../../../shared/health-messages';
+import * as cognito from '../../support/cognito-mock';
+import {
+  activityLog,
+  completeProfile,
+  mealLog,
+  measurement,
+  sessionUser,
+  sleepLog,
+} from '../../support/factories';
+import { deferred, failure, fakeApi, json, type RecordedCall } from '../../support/fake-api';
+import { renderApp } from '../../support/render-app';
+
+vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
+vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
+
+const dateOf = (iso: string) =>
+  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(iso));
+/** What the browser sends for a `datetime-local` value: that local time as a UTC instant. */
+const instant = (local: string) => new Date(local).toISOString();
+
+/** A reading of each tile type; 69.8532 kg is 154.0 lb, 86.36 cm is 34.0 in. */
+const LATEST: Measurement[] = [
+  measurement({ type: 'glucose', value: 98, context: 'fasting', takenAt: '2025-03-03T07:30:00.000Z' }),
+  measurement({ type: 'weight', value: 69.8532, enteredUnit: 'lb', takenAt: '2025-03-02T07:00:00.000Z' }),
+  measurement({ type: 'waist', value: 86.36, enteredUnit: 'in', takenAt: '2025-03-01T07:00:00.000Z' }),
+  measurement({
+    type: 'blood_pressure',
+    value: { systolic: 128, diastolic: 82 },
+    takenAt: '2025-02-28T07:00:00.000Z',
+  }),
+];
+
+/** A tiny measurement store: GET filters by type and limit like the server; POST adds. */
+const measurementStore = (initial: Measurement[]) => {
+  let items = [...initial];
+  return {
+    list: (call: RecordedCall) =>
+      json({
+        items: items
+          .filter((m) => !call.query.type || m.type === call.query.type)
+          .sort((a, b) => Date.parse(b.takenAt) - Date.parse(a.takenAt))
+          .slice(0, Number(call.query.limit ?? 50)),
+      }),
+    create: (call: RecordedCall) => {
+      const body = call.body as Measurement;
+      const created = measurement({ ...body, value: body.type === 'glucose' ? 99 : body.value });
+      items = [created, ...items];
+      return json(created, 201);
+    },
+  };
+};
+
+const tile = (title: string) => {
+  const heading = screen.getByRole('heading', { level: 3, name: title });
+  const item = heading.closest('li');
+  if (!item) throw new Error(`No tile ${title}`);
+  return {
+    value: item.querySelector('.metric-tile__value')?.textContent,
+    hint: item.querySelector('.metric-tile__hint')?.textContent,
+  };
+};
+
+const openHealth = async (system: 'metric' | 'imperial', readings: Measurement[] = LATEST) => {
+  const store = measurementStore(readings);
+  const api = fakeApi({
+    'GET /v1/users/me': completeProfile({ measurementSystem: system }),
+    'GET /v1/measurements': store.list,
+    'POST /v1/measurements': store.create,
+    'POST /v1/logs': (call) => json({ ...mealLog(), ...(call.body as object) }, 201),
+  });
+  const app = renderApp('/dashboard/health');
+  await screen.findByRole('heading', { level: 1, name: 'Health Overview' });
+  await screen.findByRole('heading', { level: 3, name: 'Blood Glucose' });
+  return { app, api };
+};
+
+const openDialog = async (
+  app: Awaited<ReturnType<typeof openHealth>>['app'],
+  button: string,
+  title = button,
+) => {
+  await app.user.click(screen.getByRole('button', { name: button }));
+  return within(screen.getByRole('dialog', { name: title }));
+};
+
+describe('Health Overview tiles', () => {
+  beforeEach(() => cognito.givenSession(sessionUser(['user'])));
+
+  it('shows the latest values in imperial units (lb, in) with their dates', async () => {
+    await openHealth('imperial');
+    expect(tile('Blood Glucose')).toEqual({
+      value: '98 mg/dL',
+      hint: `${dateOf(LATEST[0]!.takenAt)} · Fasting`,
+    });
+    expect(tile('Weight')).toEqual({ value: '154.0 lb', hint: dateOf(LATEST[1]!.takenAt) });
+    expect(tile('Waist Circumference')).toEqual({ value: '34.0 in', hint: dateOf(LATEST[2]!.takenAt) });
+    expect(tile('Blood Pressure')).toEqual({ value: '128/82 mmHg', hint: dateOf(LATEST[3]!.takenAt) });
+  });
+
+  it('shows the same readings in metric units (kg, cm), rounded for display', async () => {
+    await openHealth('metric');
+    expect(tile('Weight').value).toBe('69.9 kg');
+    expect(tile('Waist Circumference').value).toBe('86.5 cm');
+    expect(tile('Blood Glucose').value).toBe('98 mg/dL');
+  });
+
+  it("asks for each tile's newest reading only", async () => {
+    const { api } = await openHealth('metric');
+    const queries = api.callsTo('GET', '/v1/measurements').map((call) => call.query);
+    expect(queries).toEqual(
+      expect.arrayContaining(
+        ['glucose', 'weight', 'waist', 'blood_pressure'].map((type) => ({ type, limit: '1' })),
+      ),
+    );
+  });
+
+  it("says 'No entries yet' on a tile without readings", async () => {
+    await openHealth('imperial', [LATEST[1]!]);
+    expect(tile('Weight').value).toBe('154.0 lb');
+    for (const title of ['Blood Glucose', 'Waist Circumference', 'Blood Pressure']) {
+      expect(tile(title).hint).toBe(HEALTH_MESSAGES.noEntries);
+    }
+  });
+});
+
+describe('Log Measurement dialog', () => {
+  beforeEach(() => cognito.givenSession(sessionUser(['user'])));
+
+  it('sends glucose as typed (5.5 mmol/L, fasting), then closes, confirms and updates the tile', async () => {
+    const { app, api } = await openHealth('metric');
+    const dialog = await openDialog(app, 'Log Measurement');
+    expect(dialog.getByLabelText('Measurement')).toHaveFocus();
+    expect(dialog.getByLabelText('Glucose context')).toHaveValue('random');
+    await app.user.selectOptions(dialog.getByLabelText('Unit'), 'mmol/L');
+    await app.user.type(dialog.getByLabelText('Blood glucose (mmol/L)'), '5.5');
+    await app.user.selectOptions(dialog.getByLabelText('Glucose context'), 'Fasting');
+    await app.user.clear(dialog.getByLabelText('Date and time'));
+    await app.user.type(dialog.getByLabelText('Date and time'), '2026-03-04T07:15');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByRole('status')).toHaveTextContent(HEALTH_MESSAGES.entrySaved);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(api.callsTo('POST', '/v1/measurements')[0]?.body).toEqual({
+      type: 'glucose',
+      value: 5.5,
+      enteredUnit: 'mmol/L',
+      takenAt: instant('2026-03-04T07:15'),
+      context: 'fasting',
+    });
+    // The server's answer (99 mg/dL) reaches the tile without a reload.
+    await waitFor(() => expect(tile('Blood Glucose').value).toBe('99 mg/dL'));
+    expect(screen.getByRole('button', { name: 'Log Measurement' })).toHaveFocus();
+  });
+
+  it('offers the unit of the measurement system and sends 154 lb as typed, without a context', async () => {
+    const { app, api } = await openHealth('imperial');
+    const dialog = await openDialog(app, 'Log Measurement');
+    await app.user.selectOptions(dialog.getByLabelText('Measurement'), 'Weight');
+    expect(dialog.queryByLabelText('Unit')).not.toBeInTheDocument();
+    expect(dialog.queryByLabelText('Glucose context')).not.toBeInTheDocument();
+    await app.user.type(dialog.getByLabelText('Weight (lb)'), '154');
+    await app.user.type(dialog.getByLabelText('Note'), '  after the holidays ');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+
+    await screen.findByText(HEALTH_MESSAGES.entrySaved);
+    const body = api.callsTo('POST', '/v1/measurements')[0]?.body as Record<string, unknown>;
+    expect(body).toEqual({
+      type: 'weight',
+      value: 154,
+      enteredUnit: 'lb',
+      takenAt: expect.any(String) as string,
+      note: 'after the holidays',
+    });
+    // Defaults to now.
+    expect(Math.abs(Date.parse(body.takenAt as string) - Date.now())).toBeLessThan(120_000);
+  });
+
+  it('offers kg and cm in metric', async () => {
+    const { app } = await openHealth('metric');
+    const dialog = await openDialog(app, 'Log Measurement');
+    await app.user.selectOptions(dialog.getByLabelText('Measurement'), 'Weight');
+    expect(dialog.getByLabelText('Weight (kg)')).toBeInTheDocument();
+    await app.user.selectOptions(dialog.getByLabelText('Measurement'), 'Waist circumference');
+    expect(dialog.getByLabelText('Waist circumference (cm)')).toBeInTheDocument();
+  });
+
+  it('shows the shared bound message on the field, in the stored unit, without calling the API', async () => {
+    const { app, api } = await openHealth('imperial');
+    const dialog = await openDialog(app, 'Log Measurement');
+    await app.user.selectOptions(dialog.getByLabelText('Measurement'), 'Weight');
+    await app.user.type(dialog.getByLabelText('Weight (lb)'), '900');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+
+    const field = dialog.getByLabelText('Weight (lb)');
+    expect(field).toHaveAccessibleDescription('Weight must be between 20 and 400 kg');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveFocus();
+    expect(api.callsTo('POST', '/v1/measurements')).toHaveLength(0);
+  });
+
+  it('asks for a number when the value is empty', async () => {
+    const { app, api } = await openHealth('metric');
+    const dialog = await openDialog(app, 'Log Measurement');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(dialog.getByLabelText('Blood glucose (mg/dL)')).toHaveAccessibleDescription(
+      HEALTH_MESSAGES.valueRequired,
+    );
+    expect(api.callsTo('POST', '/v1/measurements')).toHaveLength(0);
+  });
+
+  it('takes blood pressure as systolic and diastolic, and refuses systolic not above diastolic', async () => {
+    const { app, api } = await openHealth('metric');
+    const dialog = await openDialog(app, 'Log Measurement');
+    await app.user.selectOptions(dialog.getByLabelText('Measurement'), 'Blood pressure');
+    await app.user.type(dialog.getByLabelText('Systolic (mmHg)'), '80');
+    await app.user.type(dialog.getByLabelText('Diastolic (mmHg)'), '90');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(dialog.getByLabelText('Systolic (mmHg)')).toHaveAccessibleDescription(
+      HEALTH_MESSAGES.systolicAboveDiastolic,
+    );
+    expect(api.callsTo('POST', '/v1/measurements')).toHaveLength(0);
+
+    await app.user.clear(dialog.getByLabelText('Systolic (mmHg)'));
+    await app.user.type(dialog.getByLabelText('Systolic (mmHg)'), '128');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    await screen.findByText(HEALTH_MESSAGES.entrySaved);
+    expect(api.callsTo('POST', '/v1/measurements')[0]?.body).toMatchObject({
+      type: 'blood_pressure',
+      value: { systolic: 128, diastolic: 90 },
+      enteredUnit: 'mmHg',
+    });
+  });
+
+  it("shows the server's message when it refuses, and keeps the dialog open", async () => {
+    const { app, api } = await openHealth('metric');
+    api.set('POST /v1/measurements', failure(400, 'Date and time cannot be in the future'));
+    const dialog = await openDialog(app, 'Log Measurement');
+    await app.user.type(dialog.getByLabelText('Blood glucose (mg/dL)'), '101');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent('Date and time cannot be in the future');
+    expect(screen.getByRole('dialog', { name: 'Log Measurement' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toBeEmptyDOMElement();
+  });
+
+  it("shows 'Saving...' while busy and 'Entry saved' after", async () => {
+    const { app, api } = await openHealth('metric');
+    const answer = deferred<Response>();
+    api.set('POST /v1/measurements', () => answer.promise);
+    const dialog = await openDialog(app, 'Log Measurement');
+    await app.user.type(dialog.getByLabelText('Blood glucose (mg/dL)'), '101');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await dialog.findByRole('button', { name: MESSAGES.saving })).toBeDisabled();
+    answer.resolve(json(measurement({ value: 101 }), 201));
+    expect(await screen.findByText(HEALTH_MESSAGES.entrySaved)).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('closes on Escape and on Cancel without saving', async () => {
+    const { app, api } = await openHealth('metric');
+    await openDialog(app, 'Log Measurement');
+    await app.user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    const dialog = await openDialog(app, 'Log Measurement');
+    await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(api.callsTo('POST', '/v1/measurements')).toHaveLength(0);
+  });
+});
+
+describe('Log Meal, Log Activity and Log Sleep dialogs', () => {
+  beforeEach(() => cognito.givenSession(sessionUser(['user'])));
+
+  const setTime = async (
+    app: Awaited<ReturnType<typeof openHealth>>['app'],
+    field: HTMLElement,
+    local: string,
+  ) => {
+    await app.user.clear(field);
+    await app.user.type(field, local);
+  };
+
+  it('sends a meal with its carbs and time', async () => {
+    const { app, api } = await openHealth('metric');
+    const dialog = await openDialog(app, 'Log Meal');
+    await app.user.type(dialog.getByLabelText('Description'), 'Oatmeal with berries');
+    await app.user.type(dialog.getByLabelText('Carbs (g)'), '45');
+    await setTime(app, dialog.getByLabelText('Time'), '2026-03-04T08:00');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(HEALTH_MESSAGES.entrySaved)).toBeInTheDocument();
+    expect(api.callsTo('POST', '/v1/logs')[0]?.body).toEqual({
+      kind: 'meal',
+      description: 'Oatmeal with berries',
+      carbsGrams: 45,
+      eatenAt: instant('2026-03-04T08:00'),
+    });
+  });
+
+  it('leaves the carbs out when none are given, and requires a description', async () => {
+    const { app, api } = await openHealth('metric');
+    const dialog = await openDialog(app, 'Log Meal');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(dialog.getByLabelText('Description')).toHaveAccessibleDescription(
+      HEALTH_MESSAGES.mealDescription.required,
+    );
+    expect(api.callsTo('POST', '/v1/logs')).toHaveLength(0);
+    await app.user.type(dialog.getByLabelText('Description'), 'Salad');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    await screen.findByText(HEALTH_MESSAGES.entrySaved);
+    expect(api.callsTo('POST', '/v1/logs')[0]?.body).not.toHaveProperty('carbsGrams');
+  });
+
+  it('sends an activity with its minutes, intensity and start time', async () => {
+    const { app, api } = await openHealth('metric');
+    api.set('POST /v1/logs', (call) => json({ ...activityLog(), ...(call.body as object) }, 201));
+    const dialog = await openDialog(app, 'Log Activity');
+    await app.user.type(dialog.getByLabelText('Activity'), 'Cycling');
+    await app.user.type(dialog.getByLabelText('Minutes'), '45');
+    await app.user.selectOptions(dialog.getByLabelText('Intensity'), 'Vigorous');
+    await setTime(app, dialog.getByLabelText('Start time'), '2026-03-04T17:30');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(HEALTH_MESSAGES.entrySaved)).toBeInTheDocument();
+    expect(api.callsTo('POST', '/v1/logs')[0]?.body).toEqual({
+      kind: 'activity',
+      activity: 'Cycling',
+      minutes: 45,
+      intensity: 'vigorous',
+      startedAt: instant('2026-03-04T17:30'),
+    });
+  });
+
+  it('refuses activity minutes outside 1 to 1440', async () => {
+    const { app, api } = await openHealth('metric');
+    const dialog = await openDialog(app, 'Log Activity');
+    await app.user.type(dialog.getByLabelText('Activity'), 'Hiking');
+    await app.user.type(dialog.getByLabelText('Minutes'), '1500');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(dialog.getByLabelText('Minutes')).toHaveAccessibleDescription(HEALTH_MESSAGES.activityMinutes);
+    expect(api.callsTo('POST', '/v1/logs')).toHaveLength(0);
+  });
+
+  it('sends a sleep with its start, end and quality', async () => {
+    const { app, api } = await openHealth('metric');
+    api.set('POST /v1/logs', (call) => json({ ...sleepLog(), ...(call.body as object) }, 201));
+    const dialog = await openDialog(app, 'Log Sleep');
+    await setTime(app, dialog.getByLabelText('Sleep start'), '2026-03-03T23:00');
+    await setTime(app, dialog.getByLabelText('Sleep end'), '2026-03-04T06:30');
+    await app.user.selectOptions(dialog.getByLabelText('Quality'), '4 (good)');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(HEALTH_MESSAGES.entrySaved)).toBeInTheDocument();
+    expect(api.callsTo('POST', '/v1/logs')[0]?.body).toEqual({
+      kind: 'sleep',
+      start: instant('2026-03-03T23:00'),
+      end: instant('2026-03-04T06:30'),
+      quality: 4,
+    });
+  });
+
+  it("shows 'Sleep must end after it starts' on the end time, without calling the API", async () => {
+    const { app, api } = await openHealth('metric');
+    const dialog = await openDialog(app, 'Log Sleep');
+    await setTime(app, dialog.getByLabelText('Sleep start'), '2026-03-04T07:00');
+    await setTime(app, dialog.getByLabelText('Sleep end'), '2026-03-04T06:00');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    const end = dialog.getByLabelText('Sleep end');
+    expect(end).toHaveAccessibleDescription('Sleep must end after it starts');
+    expect(end).toHaveFocus();
+    expect(api.callsTo('POST', '/v1/logs')).toHaveLength(0);
+  });
+});

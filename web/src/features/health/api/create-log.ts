@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  createLogRequestSchema,
+  logSchema,
+  type HealthLog,
+  type NewLog,
+} from '../../../../../shared/health-schemas';
+import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { logsQueryKey } from './get-logs';
+
+/** A meal, an activity or a sleep, checked with the schema the Lambda parses with. */
+export const createLog = (input: NewLog): Promise<HealthLog> => {
+  validateRequest(createLogRequestSchema, input);
+  return apiRequest('/v1/logs', { method: 'POST', body: input, schema: logSchema });
+};
+
+export const useCreateLog = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createLog,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: logsQueryKey }),
+  });
+};

@@ -1,0 +1,36 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { GlucoseContext, MeasurementType, MeasurementUnit } from '../../../../../shared/health';
+import {
+  createMeasurementRequestSchema,
+  measurementSchema,
+  type Measurement,
+} from '../../../../../shared/health-schemas';
+import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { measurementsQueryKey } from './get-measurements';
+
+/** What the person typed; the server converts to the stored unit. */
+export interface CreateMeasurementInput {
+  type: MeasurementType;
+  value: number | { systolic: number; diastolic: number };
+  enteredUnit: MeasurementUnit;
+  takenAt: string;
+  context?: GlucoseContext;
+  note?: string;
+}
+
+/**
+ * Checked with the schema the Lambda parses with, then sent as typed: the schema's output holds
+ * the converted value, which is the server's job to compute and store.
+ */
+export const createMeasurement = (input: CreateMeasurementInput): Promise<Measurement> => {
+  validateRequest(createMeasurementRequestSchema, input);
+  return apiRequest('/v1/measurements', { method: 'POST', body: input, schema: measurementSchema });
+};
+
+export const useCreateMeasurement = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createMeasurement,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: measurementsQueryKey }),
+  });
+};

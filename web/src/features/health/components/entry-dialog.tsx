@@ -1,0 +1,51 @@
+import type { FormEvent, ReactNode } from 'react';
+import { MESSAGES } from '../../../../../shared/messages';
+import { Alert } from '../../../components/alert';
+import { Modal } from '../../../components/overlay/modal';
+
+interface EntryDialogProps {
+  title: string;
+  description: string;
+  onClose: () => void;
+  onSubmit: () => void;
+  isSaving: boolean;
+  /** The server's refusal, shown above the fields. */
+  serverError: string | null;
+  children: ReactNode;
+}
+
+/**
+ * The frame every log dialog shares: the modal (focus trap, Escape, focus return), a form that
+ * validates itself (`noValidate`: the shared schema's messages, not the browser's), the server's
+ * message on refusal, and Cancel / Save with the busy label 'Saving...'.
+ */
+export function EntryDialog({
+  title,
+  description,
+  onClose,
+  onSubmit,
+  isSaving,
+  serverError,
+  children,
+}: EntryDialogProps) {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!isSaving) onSubmit();
+  };
+  return (
+    <Modal title={title} description={description} onClose={onClose}>
+      <form className="form" onSubmit={submit} noValidate>
+        {serverError && <Alert tone="error">{serverError}</Alert>}
+        {children}
+        <div className="form__actions">
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={isSaving} aria-busy={isSaving}>
+            {isSaving ? MESSAGES.saving : 'Save'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

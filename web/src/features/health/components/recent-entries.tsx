@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import type { MeasurementSystem } from '../../../../../shared/health';
+import { HEALTH_MESSAGES } from '../../../../../shared/health-messages';
+import { EmptyState } from '../../../components/empty-state';
+import { summarize, targetLabel, type Entry } from '../entries';
+import { formatDateTime } from '../health-format';
+
+/** How many entries show at first, and how many more each 'Show more' adds. */
+export const PAGE_SIZE = 20;
+
+interface RecentEntriesProps {
+  /** Newest first (see `mergeEntries`). */
+  entries: readonly Entry[];
+  system: MeasurementSystem;
+  /** Omit for a read-only list (someone else's records). */
+  onDelete?: (entry: Entry) => void;
+  /** The entry being deleted, whose button waits. */
+  deletingId?: string | null;
+}
+
+/** Measurements and logs, newest first, readings off target marked in words. */
+export function RecentEntries({ entries, system, onDelete, deletingId }: RecentEntriesProps) {
+  const [shown, setShown] = useState(PAGE_SIZE);
+  if (!entries.length) return <EmptyState>{HEALTH_MESSAGES.noEntries}</EmptyState>;
+  return (
+    <>
+      <ul className="entry-list">
+        {entries.slice(0, shown).map((entry) => {
+          const { title, detail } = summarize(entry, system);
+          const target = entry.source === 'measurement' ? targetLabel(entry.measurement) : undefined;
+          const when = formatDateTime(entry.at);
+          return (
+            <li key={`${entry.source}-${entry.id}`} className="entry">
+              <div className="entry__body">
+                <p className="entry__title">
+                  {title}
+                  {target && <span className="badge badge--warning">{target}</span>}
+                </p>
+                <p className="entry__detail">{detail}</p>
+                <p className="entry__time">
+                  <time dateTime={entry.at}>{when}</time>
+                </p>
+              </div>
+              {onDelete && (
+                <button
+                  type="button"
+                  className="button button--danger button--small"
+                  // Starts with the visible word (WCAG 2.5.3), then says which entry.
+                  aria-label={`Delete ${title} from ${when}`}
+                  onClick={() => onDelete(entry)}
+                  disabled={deletingId === entry.id}
+                >
+                  Delete
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {entries.length > shown && (
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={() => setShown((n) => n + PAGE_SIZE)}
+        >
+          Show more ({entries.length - shown} left)
+        </button>
+      )}
+    </>
+  );
+}
