@@ -5,7 +5,8 @@
  */
 import type { TableKey } from '../shared/tables';
 
-export type AuthLevel = 'public' | 'user' | 'admin';
+/** Who may call: anyone, anyone signed in, or members of `admins` or `coaches` (checked in the wrapper). */
+export type AuthLevel = 'public' | 'user' | 'admin' | 'coach';
 
 /**
  * A DynamoDB action, as IAM names it without the `dynamodb:` prefix. A transaction needs no action of
@@ -90,6 +91,8 @@ export const ROUTES: readonly RouteDefinition[] = [
       // The transaction stores the credential and creates the profile.
       passkeys: [{ actions: ['PutItem'] }],
       profiles: [{ actions: ['PutItem'] }],
+      // The transaction records the activation.
+      auditEvents: [{ actions: ['PutItem'] }],
     },
     cognitoActions: ['AdminAddUserToGroup'],
     webauthn: true,
@@ -120,6 +123,8 @@ export const ROUTES: readonly RouteDefinition[] = [
       ],
       // Reads the credential, moves its signature counter forward.
       passkeys: [{ actions: ['GetItem', 'UpdateItem'] }],
+      // Records the sign-in and every failure with its reason.
+      auditEvents: [{ actions: ['PutItem'] }],
     },
     cognitoActions: [],
     webauthn: true,
@@ -160,7 +165,11 @@ export const ROUTES: readonly RouteDefinition[] = [
     entry: 'lambdas/api/admin/create-invitation.ts',
     // Looks for an existing invitation, then creates one only if none exists; an account counts only
     // if its activation completed (it has a profile).
-    tables: { invitations: [{ actions: ['GetItem', 'PutItem'] }], profiles: [{ actions: ['BatchGetItem'] }] },
+    tables: {
+      invitations: [{ actions: ['GetItem', 'PutItem'] }],
+      profiles: [{ actions: ['BatchGetItem'] }],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
     cognitoActions: ['ListUsers'],
   },
   {
@@ -170,7 +179,10 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: 'admin',
     entry: 'lambdas/api/admin/delete-invitation.ts',
     // Deletes a pending invitation; reads it to tell "not found" from "activated".
-    tables: { invitations: [{ actions: ['DeleteItem', 'GetItem'] }] },
+    tables: {
+      invitations: [{ actions: ['DeleteItem', 'GetItem'] }],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
     // Removes the user a never-completed activation reserved, so the email can be invited again.
     cognitoActions: ['AdminDeleteUser'],
   },
@@ -180,8 +192,11 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/internal/v1/admin/users',
     auth: 'admin',
     entry: 'lambdas/api/admin/list-users.ts',
-    // Names of the listed users, 100 at a time.
-    tables: { profiles: [{ actions: ['BatchGetItem'] }] },
+    // Names of the listed users and their coaches, 100 at a time.
+    tables: {
+      profiles: [{ actions: ['BatchGetItem'] }],
+      coaching: [{ actions: ['BatchGetItem'], keys: ['client#*'] }],
+    },
     cognitoActions: ['ListUsers', 'ListUsersInGroup'],
   },
   {
@@ -190,8 +205,12 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/v1/measurements',
     auth: 'user',
     entry: 'lambdas/api/measurements/create-measurement.ts',
-    // One transaction puts the measurement and its reference (both conditional: never overwrites).
-    tables: { healthRecords: [{ actions: ['PutItem'] }] },
+    // One transaction puts the measurement and its reference (both conditional: never overwrites)
+    // and updates the client's coaching summary.
+    tables: {
+      healthRecords: [{ actions: ['PutItem'] }],
+      coaching: [{ actions: ['UpdateItem'], keys: ['client#*'] }],
+    },
     cognitoActions: [],
   },
   {
@@ -211,8 +230,12 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/v1/measurements/{measurementId}',
     auth: 'user',
     entry: 'lambdas/api/measurements/delete-measurement.ts',
-    // Reads the caller's reference to the id, then deletes it and the measurement in one transaction.
-    tables: { healthRecords: [{ actions: ['GetItem', 'DeleteItem'] }] },
+    // Reads the caller's reference to the id, then deletes it and the measurement in one transaction,
+    // which takes a reading outside target out of the coaching summary's counter.
+    tables: {
+      healthRecords: [{ actions: ['GetItem', 'DeleteItem'] }],
+      coaching: [{ actions: ['UpdateItem'], keys: ['client#*'] }],
+    },
     cognitoActions: [],
   },
   {
@@ -221,7 +244,10 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/v1/logs',
     auth: 'user',
     entry: 'lambdas/api/logs/create-log.ts',
-    tables: { healthRecords: [{ actions: ['PutItem'] }] },
+    tables: {
+      healthRecords: [{ actions: ['PutItem'] }],
+      coaching: [{ actions: ['UpdateItem'], keys: ['client#*'] }],
+    },
     cognitoActions: [],
   },
   {
@@ -256,6 +282,147 @@ export const ROUTES: readonly RouteDefinition[] = [
     },
     cognitoActions: [],
     pageCursors: true,
+  },
+  {
+    id: 'AssignCoach',
+    method: 'PUT',
+    path: '/internal/v1/admin/users/{userId}/coach',
+    auth: 'admin',
+    entry: 'lambdas/api/admin/assign-coach.ts',
+    tables: {
+      // Both people must have completed activation (a profile).
+      profiles: [{ actions: ['BatchGetItem'] }],
+      // Reads the client's state; one transaction sets the coach and writes the audit event.
+      coaching: [{ actions: ['GetItem', 'UpdateItem'], keys: ['client#*'] }],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
+    // Finds each person by id and reads their groups.
+    cognitoActions: ['ListUsers', 'AdminListGroupsForUser'],
+  },
+  {
+    id: 'UnassignCoach',
+    method: 'DELETE',
+    path: '/internal/v1/admin/users/{userId}/coach',
+    auth: 'admin',
+    entry: 'lambdas/api/admin/unassign-coach.ts',
+    tables: {
+      coaching: [{ actions: ['GetItem', 'UpdateItem'], keys: ['client#*'] }],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
+    // Tells "no coach" (204) from "nobody" (404).
+    cognitoActions: ['ListUsers', 'AdminListGroupsForUser'],
+  },
+  {
+    id: 'ListAudit',
+    method: 'GET',
+    path: '/internal/v1/admin/audit',
+    auth: 'admin',
+    entry: 'lambdas/api/admin/list-audit.ts',
+    // The only reader of the audit log: Query, on the table and its indexes, and nothing else.
+    tables: { auditEvents: [{ actions: ['Query'] }] },
+    cognitoActions: [],
+    pageCursors: true,
+  },
+  {
+    id: 'ListCoachClients',
+    method: 'GET',
+    path: '/v1/coach/clients',
+    auth: 'coach',
+    entry: 'lambdas/api/coach/list-clients.ts',
+    tables: {
+      // The caller's clients with their summaries, through byCoach only.
+      coaching: [{ actions: ['Query'], index: 'byCoach' }],
+      profiles: [{ actions: ['BatchGetItem'] }],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
+    cognitoActions: [],
+  },
+  {
+    id: 'ListClientMeasurements',
+    method: 'GET',
+    path: '/v1/coach/clients/{userId}/measurements',
+    auth: 'coach',
+    entry: 'lambdas/api/coach/list-client-measurements.ts',
+    tables: {
+      // Whether the caller is this client's coach.
+      coaching: [{ actions: ['GetItem'], keys: ['client#*'] }],
+      healthRecords: [{ actions: ['Query'] }],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
+    cognitoActions: [],
+    pageCursors: true,
+  },
+  {
+    id: 'ListClientLogs',
+    method: 'GET',
+    path: '/v1/coach/clients/{userId}/logs',
+    auth: 'coach',
+    entry: 'lambdas/api/coach/list-client-logs.ts',
+    tables: {
+      coaching: [{ actions: ['GetItem'], keys: ['client#*'] }],
+      healthRecords: [{ actions: ['Query'] }],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
+    cognitoActions: [],
+    pageCursors: true,
+  },
+  {
+    id: 'ListClientNotes',
+    method: 'GET',
+    path: '/v1/coach/clients/{userId}/notes',
+    auth: 'coach',
+    entry: 'lambdas/api/coach/list-client-notes.ts',
+    tables: {
+      coaching: [
+        { actions: ['GetItem'], keys: ['client#*'] },
+        { actions: ['Query'], keys: ['notes#*'] },
+      ],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
+    cognitoActions: [],
+  },
+  {
+    id: 'CreateClientNote',
+    method: 'POST',
+    path: '/v1/coach/clients/{userId}/notes',
+    auth: 'coach',
+    entry: 'lambdas/api/coach/create-client-note.ts',
+    tables: {
+      // The coach's name for the note.
+      profiles: [{ actions: ['BatchGetItem'] }],
+      coaching: [
+        // Checks the assignment; the transaction marks the last note only while it still holds.
+        { actions: ['GetItem', 'UpdateItem'], keys: ['client#*'] },
+        { actions: ['PutItem'], keys: ['notes#*'] },
+      ],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
+    cognitoActions: [],
+  },
+  {
+    id: 'GetMyCoach',
+    method: 'GET',
+    path: '/v1/users/me/coach',
+    auth: 'user',
+    entry: 'lambdas/api/users/get-my-coach.ts',
+    tables: {
+      profiles: [{ actions: ['BatchGetItem'] }],
+      coaching: [
+        { actions: ['GetItem'], keys: ['client#*'] },
+        { actions: ['Query'], keys: ['notes#*'] },
+      ],
+    },
+    cognitoActions: [],
+  },
+  {
+    id: 'ListMyActivity',
+    method: 'GET',
+    path: '/v1/users/me/activity',
+    auth: 'user',
+    entry: 'lambdas/api/users/list-my-activity.ts',
+    // The caller's own events, through bySubject only.
+    tables: { auditEvents: [{ actions: ['Query'], index: 'bySubject' }] },
+    cognitoActions: [],
   },
 ];
 

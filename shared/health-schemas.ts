@@ -249,7 +249,7 @@ export type HealthLog = z.infer<typeof logSchema>;
 
 // ---------------------------------------------------------------- list queries
 
-const limitSchema = z._default(
+export const limitSchema = z._default(
   z.pipe(
     z.string().check(z.regex(/^\d{1,4}$/, { error: HEALTH_MESSAGES.limit })),
     z.pipe(
@@ -264,14 +264,14 @@ const limitSchema = z._default(
   ),
   LIST_LIMIT.default,
 );
-const cursorSchema = z
+export const cursorSchema = z
   .string()
   .check(
     z.minLength(1, { error: HEALTH_MESSAGES.cursor }),
     z.maxLength(2048, { error: HEALTH_MESSAGES.cursor }),
   );
 
-const rangeCheck = z.superRefine((query: { from?: string; to?: string }, ctx) => {
+export const rangeCheck = z.superRefine((query: { from?: string; to?: string }, ctx) => {
   if (query.from !== undefined && query.to !== undefined && query.from > query.to)
     issue(ctx, 'from', HEALTH_MESSAGES.fromAfterTo, query.from);
 });

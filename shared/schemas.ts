@@ -217,6 +217,10 @@ export const adminUserListItemSchema = z.object({
   familyName: z.optional(z.string()),
   roles: z.array(z.string()),
   createdAt: datetimeSchema,
+  /** SPEC-2 section 2: the client's coach, when one is assigned. */
+  coachId: z.optional(z.string()),
+  /** SPEC-2 section 2: whether the account may sign in. */
+  status: z.enum(['active', 'disabled']),
 });
 export type AdminUserListItem = z.infer<typeof adminUserListItemSchema>;
 export const adminUserListSchema = z.object({ users: z.array(adminUserListItemSchema) });

@@ -82,6 +82,54 @@ export const TABLES = {
     ],
     customerManagedKey: true,
   },
+  /**
+   * Coaching (SPEC-2 section 2), health-derived, so under a key of its own too:
+   * - a client's state: `pk` = `client#{clientId}`, `sk` = `state`: the coach (`coachId`, when assigned;
+   *   `byCoach` lists a coach's clients), this coach's `lastNoteAt`, and the summary the health writes
+   *   keep up to date in their own transaction (`lastEntryAt`, `lastOutOfTargetAt`, and one counter of
+   *   readings outside target per UTC day, `oot_{YYYY-MM-DD}`), so the client list reads no entries;
+   * - a note: `pk` = `notes#{clientId}`, `sk` = `{createdAt}#{noteId}`, newest first by a Query.
+   */
+  coaching: {
+    id: 'coaching',
+    envVar: 'COACHING_TABLE',
+    partitionKey: { name: 'pk', type: 'S' },
+    sortKey: { name: 'sk', type: 'S' },
+    globalSecondaryIndexes: [
+      {
+        indexName: 'byCoach',
+        partitionKey: { name: 'coachId', type: 'S' },
+        sortKey: { name: 'clientId', type: 'S' },
+      },
+    ],
+    customerManagedKey: true,
+  },
+  /**
+   * The audit log (SPEC-2 section 4), append-only: writers may only PutItem (never over an existing
+   * item), the reader may only Query, and items expire 400 days after the event.
+   * `pk` = the event's UTC month (`YYYY-MM`), `sk` = `{at}#{eventId}`, so "every event, newest first" is a
+   * Query per month; `bySubject`, `byActor` and `byType` serve the filters.
+   */
+  auditEvents: {
+    id: 'audit-events',
+    envVar: 'AUDIT_EVENTS_TABLE',
+    partitionKey: { name: 'pk', type: 'S' },
+    sortKey: { name: 'sk', type: 'S' },
+    globalSecondaryIndexes: [
+      {
+        indexName: 'bySubject',
+        partitionKey: { name: 'subjectId', type: 'S' },
+        sortKey: { name: 'sk', type: 'S' },
+      },
+      {
+        indexName: 'byActor',
+        partitionKey: { name: 'actorId', type: 'S' },
+        sortKey: { name: 'sk', type: 'S' },
+      },
+      { indexName: 'byType', partitionKey: { name: 'type', type: 'S' }, sortKey: { name: 'sk', type: 'S' } },
+    ],
+    timeToLiveAttribute: 'expiresAt',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof TABLES;

@@ -4,6 +4,8 @@ import {
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
   AdminGetUserCommand,
+  AdminListGroupsForUserCommand,
+  ListUsersCommand,
   UserNotFoundException,
   UsernameExistsException,
   type AttributeType,
@@ -73,4 +75,30 @@ export const addUserToGroups = async (username: string, groups: readonly string[
       new AdminAddUserToGroupCommand({ UserPoolId: userPoolId(), Username: username, GroupName: group }),
     );
   }
+};
+
+/** A person as Cognito knows them: the opaque username, whether enabled, and their groups. */
+export interface PoolMember {
+  readonly userId: string;
+  readonly username: string;
+  readonly enabled: boolean;
+  readonly groups: readonly string[];
+}
+
+/** The Cognito user whose `sub` is `userId`, with their groups; undefined when there is none. */
+export const findPoolMember = async (userId: string): Promise<PoolMember | undefined> => {
+  const found = await cognito.send(
+    new ListUsersCommand({ UserPoolId: userPoolId(), Filter: `sub = "${userId}"`, Limit: 1 }),
+  );
+  const user = found.Users?.[0];
+  if (!user?.Username || attribute(user.Attributes, 'sub') !== userId) return undefined;
+  const groups = await cognito.send(
+    new AdminListGroupsForUserCommand({ UserPoolId: userPoolId(), Username: user.Username }),
+  );
+  return {
+    userId,
+    username: user.Username,
+    enabled: user.Enabled !== false,
+    groups: (groups.Groups ?? []).flatMap((group) => group.GroupName ?? []),
+  };
 };

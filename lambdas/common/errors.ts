@@ -59,3 +59,9 @@ export class TooManyRequests extends HttpError {
     super(429, message);
   }
 }
+export class ServiceUnavailable extends HttpError {
+  override readonly name = 'ServiceUnavailable';
+  constructor(message: string) {
+    super(503, message);
+  }
+}

@@ -114,6 +114,7 @@ const authorize = (level: AuthLevel, caller: Caller | null): void => {
   if (level === 'public') return;
   if (!caller) throw new Unauthorized(API_MESSAGES.unauthorized);
   if (level === 'admin' && !caller.groups.includes('admins')) throw new Forbidden(API_MESSAGES.forbidden);
+  if (level === 'coach' && !caller.groups.includes('coaches')) throw new Forbidden(API_MESSAGES.forbidden);
 };
 
 const respond = (

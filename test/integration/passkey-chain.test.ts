@@ -167,14 +167,19 @@ describe('sign-in assertions', () => {
   });
 
   it.each([
-    ['another origin', { origin: 'http://evil.example' }],
-    ['no user verification (UV=0)', { userVerified: false }],
-    ['a forged signature', { forgeSignature: true }],
-    ['a challenge the server never issued', { challenge: 'bm90LWlzc3VlZC1ieS10aGUtc2VydmVy' }],
-    ['a user handle that belongs to no one', { userHandle: 'c29tZW9uZS1lbHNl' }],
-  ])('rejects an assertion with %s and issues no proof', async (_, options) => {
+    ['another origin', { origin: 'http://evil.example' }, 'assertion-invalid'],
+    ['no user verification (UV=0)', { userVerified: false }, 'assertion-invalid'],
+    ['a forged signature', { forgeSignature: true }, 'assertion-invalid'],
+    [
+      'a challenge the server never issued',
+      { challenge: 'bm90LWlzc3VlZC1ieS10aGUtc2VydmVy' },
+      'assertion-invalid',
+    ],
+    ['a user handle that belongs to no one', { userHandle: 'c29tZW9uZS1lbHNl' }, 'user-handle-mismatch'],
+  ])('rejects an assertion with %s, issues no proof, and records the reason', async (_, options, reason) => {
     const user = await activateUser(nextEmail('bad-assert'));
     const before = await identity.snapshot();
+    const logged = (await identity.auditEvents()).length;
     const { sessionId, authenticationOptions } = await startSignin();
     const assertion = user.authenticator.getAssertion(authenticationOptions, options);
     const answer = await verifyAssertion(sessionId, assertion);
@@ -182,6 +187,10 @@ describe('sign-in assertions', () => {
     expect(answer.body.passkeyProof).toBeUndefined();
     // The session came and went; nothing else changed (the signature counter did not move).
     expect(await identity.snapshot()).toEqual(before);
+    const added = (await identity.auditEvents()).slice(logged);
+    expect(added).toMatchObject([
+      { type: 'signin.failed', outcome: 'failure', subjectId: user.userId, details: { reason } },
+    ]);
   });
 
   it("rejects an assertion that claims another user's handle", async () => {
@@ -204,8 +213,14 @@ describe('sign-in assertions', () => {
       user: { id: 'dXNlcg', name: 'u', displayName: 'u' },
       pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
     });
+    const logged = (await identity.auditEvents()).length;
     const { answer } = await passkeySignin(stranger);
     expect(answer.status).toBe(401);
+    const added = (await identity.auditEvents()).slice(logged);
+    expect(added).toEqual([
+      expect.objectContaining({ type: 'signin.failed', details: { reason: 'unknown-credential' } }),
+    ]);
+    expect(added[0]?.subjectId).toBeUndefined();
   });
 });
 

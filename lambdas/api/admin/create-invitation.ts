@@ -1,13 +1,20 @@
 /** POST /internal/v1/admin/invitations: invites an email with roles (default users). */
 import { createInvitationRequestSchema } from '../../../shared/schemas';
+import { originOf, recordAudit } from '../../common/audit';
 import { created, httpHandler } from '../../common/http';
 import { invite } from '../../common/invite';
 import { toInvitation } from '../../common/invitation-view';
 
 export const handler = httpHandler(
   { auth: 'admin', body: createInvitationRequestSchema },
-  async ({ body, caller }) => {
+  async ({ body, caller, event }) => {
     const invitation = await invite({ email: body.email, roles: body.roles, createdBy: caller.sub });
+    // An invitation is keyed by its email: that is its id in the log (never the code).
+    await recordAudit(originOf(event), {
+      type: 'invitation.created',
+      actorId: caller.sub,
+      details: { email: invitation.email, roles: invitation.roles },
+    });
     return created(toInvitation(invitation));
   },
 );

@@ -5,6 +5,7 @@
  */
 import { API_MESSAGES } from '../../../shared/messages';
 import { normalizedEmailSchema } from '../../../shared/schemas';
+import { originOf, recordAudit } from '../../common/audit';
 import { deleteReservedUser } from '../../common/cognito-users';
 import { BadRequest, Conflict, NotFound } from '../../common/errors';
 import { httpHandler, noContent } from '../../common/http';
@@ -18,7 +19,7 @@ const decode = (value: string): string => {
   }
 };
 
-export const handler = httpHandler({ auth: 'admin' }, async ({ pathParameters }) => {
+export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParameters, event }) => {
   const parsed = normalizedEmailSchema.safeParse(decode(pathParameters.email ?? ''));
   if (!parsed.success) throw new BadRequest(parsed.error.issues[0]?.message ?? API_MESSAGES.invalidRequest);
   const deleted = await deletePendingInvitation(parsed.data);
@@ -29,5 +30,10 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ pathParameters })
   }
   // An activation that checked the code but never registered a passkey reserved a Cognito user.
   if (deleted.invitation.cognitoUsername) await deleteReservedUser(deleted.invitation.cognitoUsername);
+  await recordAudit(originOf(event), {
+    type: 'invitation.deleted',
+    actorId: caller.sub,
+    details: { email: parsed.data },
+  });
   return noContent();
 });

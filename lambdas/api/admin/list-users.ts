@@ -1,7 +1,7 @@
 /**
  * GET /internal/v1/admin/users: every Cognito user with its groups and profile names. Pages through
  * Cognito (60 users a call; groups by listing each group's members, not one call per user) and
- * reads names 100 profiles at a time.
+ * reads names 100 profiles at a time, and coaches 100 clients at a time.
  */
 import {
   ListUsersCommand,
@@ -14,6 +14,7 @@ import { cognito } from '../../common/aws';
 import { attribute } from '../../common/cognito-users';
 import { userPoolId } from '../../common/env';
 import { httpHandler, ok } from '../../common/http';
+import { getCoachIds } from '../../common/repositories/coaching';
 import { getProfileNames } from '../../common/repositories/profiles';
 
 const allPages = async (
@@ -54,6 +55,7 @@ export const handler = httpHandler({ auth: 'admin' }, async () => {
     .map((user) => attribute(user.Attributes, 'sub'))
     .filter((sub): sub is string => sub !== undefined);
   const names = await getProfileNames(subs);
+  const coaches = await getCoachIds(subs);
   const items: AdminUserListItem[] = users.flatMap((user) => {
     const userId = attribute(user.Attributes, 'sub');
     if (!userId || !user.Username) return [];
@@ -69,6 +71,8 @@ export const handler = httpHandler({ auth: 'admin' }, async () => {
         ...(profile.familyName ? { familyName: profile.familyName } : {}),
         roles: groupsByUsername.get(user.Username) ?? [],
         createdAt: (user.UserCreateDate ?? new Date(0)).toISOString(),
+        ...(coaches.has(userId) && { coachId: coaches.get(userId) }),
+        status: user.Enabled === false ? 'disabled' : 'active',
       },
     ];
   });

@@ -20,6 +20,7 @@ import {
 import { API_MESSAGES } from '../../../shared/messages';
 import { registerPasskeyRequestSchema, type UserProfile } from '../../../shared/schemas';
 import { issuePasskeyProof } from '../../cognito/passkey-proof';
+import { auditTransactItem, originOf } from '../../common/audit';
 import { ddb } from '../../common/aws';
 import { addUserToGroups } from '../../common/cognito-users';
 import { webauthnConfig } from '../../common/env';
@@ -69,7 +70,7 @@ const rejectedOrUsed = async (email: string) =>
 
 export const handler = httpHandler(
   { auth: 'public', body: registerPasskeyRequestSchema },
-  async ({ body }) => {
+  async ({ body, event }) => {
     const invitation = await getInvitation(body.email);
     if (!invitation || !secretsEqual(invitation.activationCode, body.activationCode)) throw rejected();
     if (invitation.codeUsed) throw new Conflict(API_MESSAGES.activationCodeUsed);
@@ -121,6 +122,12 @@ export const handler = httpHandler(
         createdAt: now,
       }),
       createProfileItem(profile),
+      auditTransactItem(originOf(event), {
+        type: 'activation.completed',
+        actorId: pending.userId,
+        subjectId: pending.userId,
+        details: { roles: invitation.roles, credentialId: registration.credential.id },
+      }),
     ];
     try {
       await ddb.send(new TransactWriteCommand({ TransactItems: items }));

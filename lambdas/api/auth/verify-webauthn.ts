@@ -1,12 +1,14 @@
 /**
  * POST /v1/auth/verify-webauthn: checks a passkey assertion against the session's challenge and
  * answers a passkey proof for Cognito's custom challenge. The session is spent first, whatever the
- * outcome; the signature counter only moves forward from the value this check read.
+ * outcome; the signature counter only moves forward from the value this check read. Every outcome
+ * is in the audit log: a failure with its reason code, a success before the proof is issued.
  */
 import { verifyAuthenticationResponse } from '@simplewebauthn/server';
 import { API_MESSAGES } from '../../../shared/messages';
 import { verifyWebauthnRequestSchema } from '../../../shared/schemas';
 import { issuePasskeyProof } from '../../cognito/passkey-proof';
+import { originOf, recordAudit, type RequestOrigin } from '../../common/audit';
 import { webauthnConfig } from '../../common/env';
 import { Unauthorized } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
@@ -14,22 +16,48 @@ import { consumeSigninSession } from '../../common/repositories/auth-challenges'
 import { advanceCounter, getPasskey, type PasskeyRecord } from '../../common/repositories/passkeys';
 import { secretsEqual } from '../../common/secrets';
 
-const rejected = () => new Unauthorized(API_MESSAGES.signInFailed);
+/** Why a sign-in failed, as the audit log names it. */
+type FailureReason =
+  | 'session-expired'
+  | 'unknown-credential'
+  | 'user-handle-mismatch'
+  | 'assertion-invalid'
+  | 'counter-not-advanced';
+
+/** Records the failure, then answers the error the caller gets (the reason stays in the log). */
+const failed = async (
+  origin: RequestOrigin,
+  reason: FailureReason,
+  subjectId?: string,
+): Promise<Unauthorized> => {
+  await recordAudit(origin, {
+    type: 'signin.failed',
+    outcome: 'failure',
+    ...(subjectId !== undefined && { actorId: subjectId, subjectId }),
+    details: { reason },
+  });
+  return new Unauthorized(
+    reason === 'session-expired' ? API_MESSAGES.sessionExpired : API_MESSAGES.signInFailed,
+  );
+};
 
 export const handler = httpHandler(
   { auth: 'public', body: verifyWebauthnRequestSchema },
-  async ({ body }) => {
+  async ({ body, event }) => {
+    const origin = originOf(event);
     const session = await consumeSigninSession(body.sessionId);
-    if (!session) throw new Unauthorized(API_MESSAGES.sessionExpired);
+    if (!session) throw await failed(origin, 'session-expired');
 
     const assertion = body.authenticationResponse;
     const passkey: PasskeyRecord | undefined = await getPasskey(assertion.id);
     // A discoverable credential must say whose it is, and say it right.
     const userHandle = assertion.response.userHandle;
-    if (!passkey || !userHandle || !secretsEqual(userHandle, passkey.userHandle)) throw rejected();
+    if (!passkey) throw await failed(origin, 'unknown-credential');
+    if (!userHandle || !secretsEqual(userHandle, passkey.userHandle))
+      throw await failed(origin, 'user-handle-mismatch', passkey.userId);
 
     const { rpId, origins } = webauthnConfig();
-    let newCounter: number;
+    let newCounter: number | undefined;
     try {
       const result = await verifyAuthenticationResponse({
         response: assertion,
@@ -44,17 +72,24 @@ export const handler = httpHandler(
           transports: passkey.transports,
         },
       });
-      if (!result.verified || !result.authenticationInfo.userVerified) throw rejected();
-      newCounter = result.authenticationInfo.newCounter;
+      if (result.verified && result.authenticationInfo.userVerified)
+        newCounter = result.authenticationInfo.newCounter;
     } catch {
-      throw rejected();
+      // A malformed or mismatched assertion is a failed sign-in, not a server error.
     }
+    if (newCounter === undefined) throw await failed(origin, 'assertion-invalid', passkey.userId);
 
     if (
       !(await advanceCounter(passkey.credentialId, passkey.counter, newCounter, new Date().toISOString()))
     ) {
-      throw rejected();
+      throw await failed(origin, 'counter-not-advanced', passkey.userId);
     }
+    await recordAudit(origin, {
+      type: 'signin.succeeded',
+      actorId: passkey.userId,
+      subjectId: passkey.userId,
+      details: { credentialId: passkey.credentialId },
+    });
     const passkeyProof = await issuePasskeyProof({
       userId: passkey.userId,
       cognitoUsername: passkey.cognitoUsername,

@@ -10,10 +10,11 @@ import {
   TransactWriteCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../aws';
+import { ddb, type TransactItem } from '../aws';
 import { decodeCursor, encodeCursor, type PageKey } from '../cursor';
 import { tableName } from '../env';
 import { BadRequest } from '../errors';
+import { entryDeletedSummaryItem, windowDayOf } from './coaching';
 import { HEALTH_MESSAGES } from '../../../shared/health-messages';
 
 const table = () => tableName('healthRecords');
@@ -43,10 +44,16 @@ export interface RecordToStore {
   /** UTC ISO time the record is filed under. */
   readonly at: string;
   readonly item: Record<string, unknown>;
+  /** The UTC day of a reading outside target, which the coaching summary counts (kept for a delete). */
+  readonly outOfTargetDay?: string;
 }
 
-/** Stores a record and its reference together: both or neither. */
-export const putRecord = async (category: RecordCategory, record: RecordToStore): Promise<void> => {
+/** Stores a record and its reference together, and whatever else must change with them: all or nothing. */
+export const putRecord = async (
+  category: RecordCategory,
+  record: RecordToStore,
+  withItems: readonly TransactItem[] = [],
+): Promise<void> => {
   const keys: StoredKeys = {
     pk: partition(record.userId, category, record.subtype),
     sk: `${record.at}#${record.id}`,
@@ -71,10 +78,12 @@ export const putRecord = async (category: RecordCategory, record: RecordToStore)
               category,
               targetPk: keys.pk,
               targetSk: keys.sk,
+              ...(record.outOfTargetDay !== undefined && { outOfTargetDay: record.outOfTargetDay }),
             },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
+        ...withItems,
       ],
     }),
   );
@@ -100,14 +109,22 @@ export interface RecordPage {
 
 /**
  * One page of a person's records, newest first: of one type (a Query on the table, read
- * consistently) or of every type (a Query on `byOwner`), optionally between two times.
+ * consistently) or of every type (a Query on `byOwner`), optionally between two times. The cursor is
+ * bound to who reads (`viewerId`: the person, or their coach) and whose records these are.
  */
 export const listRecords = async (
   userId: string,
   category: RecordCategory,
   query: RecordQuery,
+  viewerId: string = userId,
 ): Promise<RecordPage> => {
-  const scope = [category, query.subtype ?? '*', query.from ?? '', query.to ?? ''].join('|');
+  const scope = [
+    category,
+    query.subtype ?? '*',
+    query.from ?? '',
+    query.to ?? '',
+    ...(viewerId === userId ? [] : [`of:${userId}`]),
+  ].join('|');
   const byType = query.subtype !== undefined;
   const partitionName = byType ? 'pk' : 'owner';
   const partitionValue = byType
@@ -116,7 +133,7 @@ export const listRecords = async (
 
   let exclusiveStartKey: PageKey | undefined;
   if (query.cursor !== undefined) {
-    exclusiveStartKey = decodeCursor(userId, scope, query.cursor);
+    exclusiveStartKey = decodeCursor(viewerId, scope, query.cursor);
     // The signature already binds the cursor to this caller; a key outside their partition is refused anyway.
     const expectedKeys = byType ? ['pk', 'sk'] : ['owner', 'pk', 'sk'];
     const keys = Object.keys(exclusiveStartKey).sort();
@@ -151,7 +168,7 @@ export const listRecords = async (
   const last = result.LastEvaluatedKey as PageKey | undefined;
   return {
     items: (result.Items ?? []).map(withoutKeys),
-    ...(last && { nextCursor: encodeCursor(userId, scope, last) }),
+    ...(last && { nextCursor: encodeCursor(viewerId, scope, last) }),
   };
 };
 
@@ -179,8 +196,12 @@ export const deleteRecord = async (
   const reference = await ddb.send(
     new GetCommand({ TableName: table(), Key: { pk: referenceKey(userId), sk: id }, ConsistentRead: true }),
   );
-  const item = reference.Item as { category?: string; targetPk?: string; targetSk?: string } | undefined;
+  const item = reference.Item as
+    { category?: string; targetPk?: string; targetSk?: string; outOfTargetDay?: string } | undefined;
   if (!item || item.category !== category || !item.targetPk || !item.targetSk) return false;
+  // A reading outside target leaves its day's counter, while that day is still counted.
+  const countedDay =
+    item.outOfTargetDay !== undefined ? windowDayOf(item.outOfTargetDay, new Date()) : undefined;
   try {
     await ddb.send(
       new TransactWriteCommand({
@@ -199,6 +220,7 @@ export const deleteRecord = async (
               ConditionExpression: 'attribute_exists(pk)',
             },
           },
+          ...(countedDay !== undefined ? [entryDeletedSummaryItem(userId, countedDay)] : []),
         ],
       }),
     );

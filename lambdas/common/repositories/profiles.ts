@@ -53,11 +53,11 @@ export const updateProfile = async (
   }
 };
 
-/** Names of up to 100 users at once, for the admin user list. */
-export const getProfileNames = async (
-  userIds: string[],
-): Promise<Map<string, Pick<UserProfile, 'preferredName' | 'familyName' | 'name'>>> => {
-  const names = new Map<string, Pick<UserProfile, 'preferredName' | 'familyName' | 'name'>>();
+export type ProfileNames = Pick<UserProfile, 'email' | 'preferredName' | 'familyName' | 'name'>;
+
+/** Emails and names of users, 100 at a time, for the lists that show people. */
+export const getProfileNames = async (userIds: string[]): Promise<Map<string, ProfileNames>> => {
+  const names = new Map<string, ProfileNames>();
   for (let i = 0; i < userIds.length; i += 100) {
     let keys: Record<string, unknown>[] | undefined = userIds.slice(i, i + 100).map((userId) => ({ userId }));
     while (keys && keys.length > 0) {
@@ -66,7 +66,7 @@ export const getProfileNames = async (
           RequestItems: {
             [table()]: {
               Keys: keys,
-              ProjectionExpression: 'userId, preferredName, familyName, #n',
+              ProjectionExpression: 'userId, email, preferredName, familyName, #n',
               ExpressionAttributeNames: { '#n': 'name' },
             },
           },

@@ -68,6 +68,7 @@ export const adminUser = (overrides: Partial<AdminUserListItem> = {}): AdminUser
   familyName: 'Rivera',
   roles: ['users'],
   createdAt: '2025-02-01T09:00:00.000Z',
+  status: 'active',
   ...overrides,
 });
 

@@ -1,0 +1,56 @@
+/**
+ * PUT /internal/v1/admin/users/{userId}/coach: makes `coachId` the coach of the client `userId`.
+ * Both are checked against Cognito's groups and the activated profiles, never against the request:
+ * the client must be an activated member of `users`, the coach an activated member of `coaches`.
+ */
+import { assignCoachRequestSchema, COACHING_MESSAGES } from '../../../shared/coaching';
+import { userIdSchema } from '../../../shared/schemas';
+import { auditTransactItem, originOf } from '../../common/audit';
+import { getPerson } from '../../common/coaching';
+import { findPoolMember } from '../../common/cognito-users';
+import { BadRequest, Conflict, NotFound } from '../../common/errors';
+import { httpHandler, ok } from '../../common/http';
+import { assignCoach, getClientState } from '../../common/repositories/coaching';
+
+/** Two admins assigning at once: each attempt re-reads the state; the last one wins. */
+const ATTEMPTS = 3;
+
+const activatedMember = async (userId: string, group: string) => {
+  const member = await findPoolMember(userId);
+  if (!member) return { exists: false, inGroup: false };
+  // Only people who completed activation (they have a profile) count.
+  const person = await getPerson(userId);
+  return { exists: person !== undefined, inGroup: person !== undefined && member.groups.includes(group) };
+};
+
+export const handler = httpHandler(
+  { auth: 'admin', body: assignCoachRequestSchema },
+  async ({ body, caller, pathParameters, event }) => {
+    const userId = pathParameters.userId ?? '';
+    if (!userIdSchema.safeParse(userId).success) throw new NotFound(COACHING_MESSAGES.userNotFound);
+    if (body.coachId === userId) throw new BadRequest(COACHING_MESSAGES.selfCoaching);
+
+    const client = await activatedMember(userId, 'users');
+    if (!client.exists) throw new NotFound(COACHING_MESSAGES.userNotFound);
+    if (!client.inGroup) throw new BadRequest(COACHING_MESSAGES.notAClient);
+    const coach = await activatedMember(body.coachId, 'coaches');
+    if (!coach.inGroup) throw new BadRequest(COACHING_MESSAGES.notACoach);
+
+    const origin = originOf(event);
+    for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+      const previous = await getClientState(userId);
+      const audit = auditTransactItem(origin, {
+        type: 'coach.assigned',
+        actorId: caller.sub,
+        subjectId: userId,
+        details: {
+          coachId: body.coachId,
+          ...(previous?.coachId !== undefined && { previousCoachId: previous.coachId }),
+        },
+      });
+      if (await assignCoach(userId, body.coachId, previous, new Date().toISOString(), audit))
+        return ok({ userId, coachId: body.coachId });
+    }
+    throw new Conflict(COACHING_MESSAGES.assignmentChanged);
+  },
+);

@@ -1,0 +1,39 @@
+/**
+ * POST /v1/coach/clients/{userId}/notes: the coach writes a note to the client. It is stored only
+ * while the caller is the client's coach (checked again inside the transaction that stores it), with
+ * the coach's last-note time (which clears Pending Reviews) and the audit event.
+ */
+import { randomUUID } from 'node:crypto';
+import { COACHING_MESSAGES, createNoteRequestSchema, type CoachNote } from '../../../shared/coaching';
+import { auditTransactItem, originOf } from '../../common/audit';
+import { getPerson, requireCoachOf } from '../../common/coaching';
+import { Forbidden } from '../../common/errors';
+import { created, httpHandler } from '../../common/http';
+import { putNote } from '../../common/repositories/coaching';
+
+const displayName = (person: { preferredName?: string; familyName?: string } | undefined) =>
+  [person?.preferredName, person?.familyName].filter(Boolean).join(' ') || undefined;
+
+export const handler = httpHandler(
+  { auth: 'coach', body: createNoteRequestSchema },
+  async ({ body, caller, pathParameters, event }) => {
+    const clientId = await requireCoachOf(caller, pathParameters.userId);
+    const coachName = displayName(await getPerson(caller.sub));
+    const note: CoachNote = {
+      noteId: randomUUID(),
+      clientId,
+      coachId: caller.sub,
+      ...(coachName !== undefined && { coachName }),
+      text: body.text,
+      createdAt: new Date().toISOString(),
+    };
+    const audit = auditTransactItem(originOf(event), {
+      type: 'note.created',
+      actorId: caller.sub,
+      subjectId: clientId,
+      details: { noteId: note.noteId },
+    });
+    if (!(await putNote(note, audit))) throw new Forbidden(COACHING_MESSAGES.notYourClient);
+    return created(note);
+  },
+);

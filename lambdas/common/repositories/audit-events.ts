@@ -1,0 +1,170 @@
+/**
+ * Reading the audit log (the writers are in `../audit.ts`). Every read is a Query: on a month's
+ * partition for "everything, newest first", or on the index of the filter given (subject, actor,
+ * type); a second filter narrows that Query. Pages continue through a signed cursor, as elsewhere.
+ */
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  AUDIT_RETENTION_DAYS,
+  RECENT_ACTIVITY_COUNT,
+  SECURITY_EVENT_TYPES,
+  type AuditEvent,
+  type AuditListQuery,
+} from '../../../shared/audit';
+import { HEALTH_MESSAGES } from '../../../shared/health-messages';
+import { ddb } from '../aws';
+import { decodeCursor, encodeCursor, type PageKey } from '../cursor';
+import { tableName } from '../env';
+import { BadRequest } from '../errors';
+
+const table = () => tableName('auditEvents');
+/** Sorts after every `{at}#{eventId}` of the same time. */
+const AFTER = '#~';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const withoutKeys = (item: Record<string, unknown>): AuditEvent => {
+  const { pk: _pk, sk: _sk, expiresAt: _expiresAt, ...event } = item;
+  return event as AuditEvent;
+};
+
+/** `YYYY-MM` of each month from `newest` back to `oldest`, both included. */
+const monthsBetween = (newest: string, oldest: string): string[] => {
+  const months: string[] = [];
+  let year = Number(newest.slice(0, 4));
+  let month = Number(newest.slice(5, 7));
+  for (;;) {
+    const key = `${year}-${String(month).padStart(2, '0')}`;
+    if (key < oldest.slice(0, 7)) return months;
+    months.push(key);
+    month -= 1;
+    if (month === 0) {
+      month = 12;
+      year -= 1;
+    }
+  }
+};
+
+interface Plan {
+  readonly index?: string;
+  readonly partition: { readonly name: string; readonly values: string[] };
+  readonly filters: [string, string][];
+}
+
+const planFor = (query: AuditListQuery, now: Date): Plan => {
+  const filters: [string, string][] = [];
+  if (query.subjectId !== undefined) {
+    if (query.actorId !== undefined) filters.push(['actorId', query.actorId]);
+    if (query.type !== undefined) filters.push(['type', query.type]);
+    return { index: 'bySubject', partition: { name: 'subjectId', values: [query.subjectId] }, filters };
+  }
+  if (query.actorId !== undefined) {
+    if (query.type !== undefined) filters.push(['type', query.type]);
+    return { index: 'byActor', partition: { name: 'actorId', values: [query.actorId] }, filters };
+  }
+  if (query.type !== undefined)
+    return { index: 'byType', partition: { name: 'type', values: [query.type] }, filters };
+  const newest = query.to ?? now.toISOString();
+  const retained = new Date(now.getTime() - AUDIT_RETENTION_DAYS * DAY_MS).toISOString();
+  const oldest = query.from !== undefined && query.from > retained ? query.from : retained;
+  return { partition: { name: 'pk', values: monthsBetween(newest, oldest) }, filters };
+};
+
+export interface AuditEventPage {
+  readonly events: AuditEvent[];
+  readonly nextCursor?: string;
+}
+
+/** One page of events, newest first, for the admin's Audit Log. */
+export const listAuditEvents = async (
+  viewerId: string,
+  query: AuditListQuery,
+  now = new Date(),
+): Promise<AuditEventPage> => {
+  const { cursor, limit, ...filters } = query;
+  const scope = JSON.stringify(filters);
+  const plan = planFor(query, now);
+  let start: PageKey | undefined;
+  let partitions = plan.partition.values;
+  if (cursor !== undefined) {
+    start = decodeCursor(viewerId, scope, cursor);
+    const at = partitions.indexOf(start[plan.partition.name] ?? '');
+    if (at < 0) throw new BadRequest(HEALTH_MESSAGES.cursor);
+    partitions = partitions.slice(at);
+  }
+
+  const names: Record<string, string> = { '#p': plan.partition.name };
+  const values: Record<string, string> = {};
+  let range = '';
+  if (query.from !== undefined && query.to !== undefined) {
+    range = ' AND sk BETWEEN :from AND :to';
+    values[':from'] = query.from;
+    values[':to'] = `${query.to}${AFTER}`;
+  } else if (query.from !== undefined) {
+    range = ' AND sk >= :from';
+    values[':from'] = query.from;
+  } else if (query.to !== undefined) {
+    range = ' AND sk <= :to';
+    values[':to'] = `${query.to}${AFTER}`;
+  }
+  plan.filters.forEach(([name, value], i) => {
+    names[`#f${i}`] = name;
+    values[`:f${i}`] = value;
+  });
+  const filterExpression = plan.filters.map((_, i) => `#f${i} = :f${i}`).join(' AND ');
+
+  const events: AuditEvent[] = [];
+  for (const [i, partition] of partitions.entries()) {
+    const input: QueryCommandInput = {
+      TableName: table(),
+      ...(plan.index !== undefined && { IndexName: plan.index }),
+      KeyConditionExpression: `#p = :p${range}`,
+      ...(filterExpression && { FilterExpression: filterExpression }),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ...values, ':p': partition },
+      ScanIndexForward: false,
+      Limit: limit - events.length,
+      // A cursor naming only a partition starts at its top.
+      ...(i === 0 && start?.sk !== undefined && { ExclusiveStartKey: start }),
+    };
+    const result = await ddb.send(new QueryCommand(input));
+    events.push(...(result.Items ?? []).map(withoutKeys));
+    const last = result.LastEvaluatedKey as PageKey | undefined;
+    if (last) return { events, nextCursor: encodeCursor(viewerId, scope, last) };
+    if (events.length >= limit) {
+      // This partition is done; the next page starts at the top of the one after it, if any.
+      const next = partitions[i + 1];
+      if (next === undefined) return { events };
+      return { events, nextCursor: encodeCursor(viewerId, scope, { pk: next }) };
+    }
+  }
+  return { events };
+};
+
+const QUERY_PAGE = 100;
+const MAX_ACTIVITY_QUERIES = 5;
+
+/** The person's own last security events ('Recent activity'), newest first. */
+export const listRecentActivity = async (userId: string): Promise<AuditEvent[]> => {
+  const events: AuditEvent[] = [];
+  const types = SECURITY_EVENT_TYPES.map((type, i) => [`:t${i}`, type] as const);
+  let start: Record<string, unknown> | undefined;
+  for (let call = 0; call < MAX_ACTIVITY_QUERIES && events.length < RECENT_ACTIVITY_COUNT; call += 1) {
+    const result = await ddb.send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: 'bySubject',
+        KeyConditionExpression: 'subjectId = :s',
+        FilterExpression: `#type IN (${types.map(([name]) => name).join(', ')})`,
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':s': userId, ...Object.fromEntries(types) },
+        ScanIndexForward: false,
+        Limit: QUERY_PAGE,
+        ...(start && { ExclusiveStartKey: start }),
+      }),
+    );
+    events.push(...(result.Items ?? []).map(withoutKeys));
+    start = result.LastEvaluatedKey;
+    if (!start) break;
+  }
+  return events.slice(0, RECENT_ACTIVITY_COUNT);
+};

@@ -1,0 +1,285 @@
+/**
+ * Coaching (SPEC-2 section 2), keyed as `TABLES.coaching` describes: one state item per client (the
+ * coach, this coach's last note, and the summary health writes keep up to date) and the notes.
+ * Coach notes and the summary are health data: never logged.
+ */
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type QueryCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
+import { NOTES_SHOWN, OUT_OF_TARGET_WINDOW_DAYS, type CoachNote } from '../../../shared/coaching';
+import { ddb, type TransactItem } from '../aws';
+import { tableName } from '../env';
+
+const table = () => tableName('coaching');
+const COACH_INDEX = 'byCoach';
+const STATE = 'state';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const stateKey = (clientId: string) => ({ pk: `client#${clientId}`, sk: STATE });
+const notesKey = (clientId: string) => `notes#${clientId}`;
+/** The counter attribute of readings outside target taken on one UTC day. */
+const dayAttribute = (day: string) => `oot_${day}`;
+
+export interface ClientState {
+  readonly clientId: string;
+  readonly coachId?: string;
+  readonly assignedAt?: string;
+  readonly lastNoteAt?: string;
+  readonly lastEntryAt?: string;
+  readonly lastOutOfTargetAt?: string;
+  readonly [counter: `oot_${string}`]: number | undefined;
+}
+
+/** The client's state, read consistently: an unassigned coach loses access on the next request. */
+export const getClientState = async (clientId: string): Promise<ClientState | undefined> => {
+  const result = await ddb.send(
+    new GetCommand({ TableName: table(), Key: stateKey(clientId), ConsistentRead: true }),
+  );
+  return result.Item as ClientState | undefined;
+};
+
+/** The UTC days of the out-of-target window ending `now`, newest first. */
+export const windowDays = (now: Date, days = OUT_OF_TARGET_WINDOW_DAYS): string[] =>
+  Array.from({ length: days }, (_, i) => new Date(now.getTime() - i * DAY_MS).toISOString().slice(0, 10));
+
+/** Readings outside target in the window, from the per-day counters of a state item. */
+export const outOfTargetInWindow = (state: ClientState, now: Date): number =>
+  windowDays(now).reduce((sum, day) => sum + Math.max(0, Number(state[`oot_${day}`] ?? 0)), 0);
+
+/** The day counter a reading taken at `takenAt` counts in, when it is inside the window. */
+export const windowDayOf = (takenAt: string, now: Date): string | undefined => {
+  const day = takenAt.slice(0, 10);
+  return windowDays(now).includes(day) ? day : undefined;
+};
+
+/**
+ * The summary update a health write commits with the record: the client's last entry, and for a
+ * reading outside target, its day's counter and the time Pending Reviews compares with the last note.
+ * Counters of the week before the window are dropped on the way, so the item stays small.
+ */
+export const entrySummaryItem = (
+  clientId: string,
+  now: Date,
+  outOfTarget?: { readonly day?: string },
+): TransactItem => {
+  const at = now.toISOString();
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':at': at, ':client': clientId };
+  const set = ['clientId = :client', 'lastEntryAt = :at'];
+  const add: string[] = [];
+  if (outOfTarget) {
+    set.push('lastOutOfTargetAt = :at');
+    if (outOfTarget.day !== undefined) {
+      names['#day'] = dayAttribute(outOfTarget.day);
+      values[':one'] = 1;
+      add.push('#day :one');
+    }
+  }
+  const stale = windowDays(new Date(now.getTime() - OUT_OF_TARGET_WINDOW_DAYS * DAY_MS)).map((day, i) => {
+    names[`#old${i}`] = dayAttribute(day);
+    return `#old${i}`;
+  });
+  return {
+    Update: {
+      TableName: table(),
+      Key: stateKey(clientId),
+      UpdateExpression: [
+        `SET ${set.join(', ')}`,
+        add.length > 0 ? `ADD ${add.join(', ')}` : '',
+        `REMOVE ${stale.join(', ')}`,
+      ]
+        .filter(Boolean)
+        .join(' '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+};
+
+/** Takes a deleted reading out of its day's counter (only readings inside the window were counted). */
+export const entryDeletedSummaryItem = (clientId: string, day: string): TransactItem => ({
+  Update: {
+    TableName: table(),
+    Key: stateKey(clientId),
+    UpdateExpression: 'ADD #day :minus',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#day': dayAttribute(day) },
+    ExpressionAttributeValues: { ':minus': -1 },
+  },
+});
+
+/**
+ * Makes `coachId` the client's coach, committed with its audit event. A new coach starts with no
+ * note to the client; reassigning the same coach changes nothing but the time. Answers the coach
+ * before, or false when the state changed meanwhile (the caller retries).
+ */
+export const assignCoach = async (
+  clientId: string,
+  coachId: string,
+  previous: ClientState | undefined,
+  at: string,
+  audit: TransactItem,
+): Promise<boolean> => {
+  const sameCoach = previous?.coachId === coachId;
+  try {
+    await ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table(),
+              Key: stateKey(clientId),
+              UpdateExpression: `SET clientId = :client, coachId = :coach, assignedAt = :at${sameCoach ? '' : ' REMOVE lastNoteAt'}`,
+              ConditionExpression:
+                previous?.coachId === undefined ? 'attribute_not_exists(coachId)' : 'coachId = :previous',
+              ExpressionAttributeValues: {
+                ':client': clientId,
+                ':coach': coachId,
+                ':at': at,
+                ...(previous?.coachId !== undefined && { ':previous': previous.coachId }),
+              },
+            },
+          },
+          audit,
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) return false;
+    throw error;
+  }
+};
+
+/** Removes the client's coach, committed with its audit event; false when there was none (or it changed). */
+export const unassignCoach = async (
+  clientId: string,
+  coachId: string,
+  audit: TransactItem,
+): Promise<boolean> => {
+  try {
+    await ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table(),
+              Key: stateKey(clientId),
+              UpdateExpression: 'REMOVE coachId, assignedAt, lastNoteAt',
+              ConditionExpression: 'coachId = :coach',
+              ExpressionAttributeValues: { ':coach': coachId },
+            },
+          },
+          audit,
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) return false;
+    throw error;
+  }
+};
+
+/** The coach of each of these people who has one, 100 state items a call (the admin user list). */
+export const getCoachIds = async (userIds: readonly string[]): Promise<Map<string, string>> => {
+  const coaches = new Map<string, string>();
+  for (let i = 0; i < userIds.length; i += 100) {
+    let keys: Record<string, unknown>[] | undefined = userIds.slice(i, i + 100).map(stateKey);
+    while (keys && keys.length > 0) {
+      const result: BatchGetCommandOutput = await ddb.send(
+        new BatchGetCommand({
+          RequestItems: { [table()]: { Keys: keys, ProjectionExpression: 'clientId, coachId' } },
+        }),
+      );
+      for (const item of result.Responses?.[table()] ?? []) {
+        const { clientId, coachId } = item as { clientId?: string; coachId?: string };
+        if (clientId !== undefined && coachId !== undefined) coaches.set(clientId, coachId);
+      }
+      keys = result.UnprocessedKeys?.[table()]?.Keys;
+    }
+  }
+  return coaches;
+};
+
+/** Every client of a coach, with the summary the list shows (through `byCoach`). */
+export const listCoachClients = async (coachId: string): Promise<ClientState[]> => {
+  const clients: ClientState[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page: QueryCommandOutput = await ddb.send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: COACH_INDEX,
+        KeyConditionExpression: 'coachId = :coach',
+        ExpressionAttributeValues: { ':coach': coachId },
+        ...(start && { ExclusiveStartKey: start }),
+      }),
+    );
+    clients.push(...((page.Items ?? []) as ClientState[]));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return clients;
+};
+
+/**
+ * Stores a note only while its author is the client's coach (the condition is on the same state item,
+ * in the same transaction), marks this coach's last note, and commits the audit event with both.
+ * False when the author is not the client's coach at that moment.
+ */
+export const putNote = async (note: CoachNote, audit: TransactItem): Promise<boolean> => {
+  try {
+    await ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: table(),
+              Item: { ...note, pk: notesKey(note.clientId), sk: `${note.createdAt}#${note.noteId}` },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Update: {
+              TableName: table(),
+              Key: stateKey(note.clientId),
+              UpdateExpression: 'SET lastNoteAt = :at',
+              ConditionExpression: 'coachId = :coach',
+              ExpressionAttributeValues: { ':at': note.createdAt, ':coach': note.coachId },
+            },
+          },
+          audit,
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCanceledException || error instanceof ConditionalCheckFailedException)
+      return false;
+    throw error;
+  }
+};
+
+/** The client's newest notes, newest first. */
+export const listNotes = async (clientId: string): Promise<CoachNote[]> => {
+  const result = await ddb.send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': notesKey(clientId) },
+      ScanIndexForward: false,
+      Limit: NOTES_SHOWN,
+      ConsistentRead: true,
+    }),
+  );
+  return (result.Items ?? []).map((item) => {
+    const { pk: _pk, sk: _sk, ...note } = item;
+    return note as CoachNote;
+  });
+};
