@@ -88,7 +88,8 @@ export const TABLES = {
    *   `byCoach` lists a coach's clients), this coach's `lastNoteAt`, and the summary the health writes
    *   keep up to date in their own transaction (`lastEntryAt`, `lastOutOfTargetAt`, and one counter of
    *   readings outside target per UTC day, `oot_{YYYY-MM-DD}`), so the client list reads no entries;
-   * - a note: `pk` = `notes#{clientId}`, `sk` = `{createdAt}#{noteId}`, newest first by a Query.
+   * - a note: `pk` = `notes#{clientId}`, `sk` = `{createdAt}#{noteId}`, newest first by a Query; its
+   *   author is stored as `authorId`, so no note is ever in `byCoach`.
    */
   coaching: {
     id: 'coaching',

@@ -229,6 +229,17 @@ export const listCoachClients = async (coachId: string): Promise<ClientState[]> 
 };
 
 /**
+ * A note as stored: its author is `authorId`, because an item with a `coachId` would be listed by
+ * `byCoach` as one of the coach's clients.
+ */
+const storedNote = ({ coachId, ...note }: CoachNote) => ({
+  ...note,
+  authorId: coachId,
+  pk: notesKey(note.clientId),
+  sk: `${note.createdAt}#${note.noteId}`,
+});
+
+/**
  * Stores a note only while its author is the client's coach (the condition is on the same state item,
  * in the same transaction), marks this coach's last note, and commits the audit event with both.
  * False when the author is not the client's coach at that moment.
@@ -241,7 +252,7 @@ export const putNote = async (note: CoachNote, audit: TransactItem): Promise<boo
           {
             Put: {
               TableName: table(),
-              Item: { ...note, pk: notesKey(note.clientId), sk: `${note.createdAt}#${note.noteId}` },
+              Item: storedNote(note),
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
@@ -278,8 +289,8 @@ export const listNotes = async (clientId: string): Promise<CoachNote[]> => {
       ConsistentRead: true,
     }),
   );
-  return (result.Items ?? []).map((item) => {
-    const { pk: _pk, sk: _sk, ...note } = item;
-    return note as CoachNote;
+  return (result.Items ?? []).map((item: Record<string, unknown>) => {
+    const { pk: _pk, sk: _sk, authorId, ...note } = item;
+    return { ...note, coachId: authorId } as CoachNote;
   });
 };

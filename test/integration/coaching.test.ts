@@ -1,0 +1,518 @@
+/**
+ * SPEC-2 sections 2 and 4 over HTTP on the local stack: an admin assigns coach C to client U; C
+ * follows U (client list, measurements, logs, notes) and writes a note U reads; coach D, a client and
+ * an admin are refused; unassigning ends C's access at once; every read C makes is exactly one audit
+ * event naming C, U and what was read, and no audit item holds a value, code, proof or token; a read
+ * that cannot be recorded is a 503 that shows nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_MESSAGES, type AuditEvent } from '../../shared/audit';
+import { COACHING_MESSAGES, type CoachClient, type CoachNote, type MyCoach } from '../../shared/coaching';
+import type { HealthLog, Measurement } from '../../shared/health-schemas';
+import { API_MESSAGES, VALIDATION } from '../../shared/messages';
+import type { AdminUserListItem } from '../../shared/schemas';
+import { TABLES } from '../../shared/tables';
+import { createTables } from '../../infra/local/tables';
+import { startPeople, type People, type Person } from '../fixtures/health-people';
+
+type Who = 'u' | 'v' | 'c' | 'd';
+let world: People<Who>;
+let u: Person, v: Person, c: Person, d: Person;
+beforeAll(async () => {
+  world = await startPeople({
+    u: { email: 'client.u@example.com' },
+    v: { email: 'client.v@example.com' },
+    c: { email: 'coach.c@example.com', roles: ['coaches'] },
+    d: { email: 'coach.d@example.com', roles: ['coaches'] },
+  });
+  ({ u, v, c, d } = world.people);
+}, 90_000);
+afterAll(async () => {
+  await world.stop();
+});
+
+type Page<T> = { items: T[]; nextCursor?: string };
+const call = <T = Record<string, unknown>>(who: Person, method: string, path: string, json?: unknown) =>
+  world.http.request<T>(method, path, { token: who.idToken, ...(json !== undefined && { json }) });
+const assign = (userId: string, coachId: string, as: Person = world.admin) =>
+  call<{ userId: string; coachId: string; message?: string }>(
+    as,
+    'PUT',
+    `/internal/v1/admin/users/${userId}/coach`,
+    {
+      coachId,
+    },
+  );
+const auditOf = async () =>
+  (await world.scan('auditEvents')).sort((a, b) => String(a.sk).localeCompare(String(b.sk))) as (AuditEvent &
+    Record<string, unknown>)[];
+const coachingItems = async () => (await world.scan('coaching')).map((item) => JSON.stringify(item)).sort();
+
+/** Every client route of one client, as the coach routes of SPEC-2 section 2 list them. */
+const clientRoutes = (clientId: string): [string, string, unknown?][] => [
+  ['GET', `/v1/coach/clients/${clientId}/measurements`],
+  ['GET', `/v1/coach/clients/${clientId}/logs`],
+  ['GET', `/v1/coach/clients/${clientId}/notes`],
+  ['POST', `/v1/coach/clients/${clientId}/notes`, { text: 'Hello' }],
+];
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+
+/** Reads of U's data by C that answered 200: each must be exactly one audit event. */
+const readsOfU: { read: string; items: number }[] = [];
+const readAsC = async <T>(path: string, read: string, count: (body: T) => number) => {
+  const answer = await call<T>(c, 'GET', path);
+  expect(answer.status, path).toBe(200);
+  readsOfU.push({ read, items: count(answer.body) });
+  return answer.body;
+};
+
+let aboveTarget: Measurement;
+let meal: HealthLog;
+let note: CoachNote;
+
+describe('assignment', () => {
+  it('refuses what is not a coach for a client, and changes nothing', async () => {
+    const before = { coaching: await coachingItems(), audit: (await auditOf()).length };
+    const cases: [string, Promise<{ status: number; body: { message?: string } }>, number, string][] = [
+      ['a client as the coach', assign(u.userId, v.userId), 400, COACHING_MESSAGES.notACoach],
+      ['a coach as the client', assign(c.userId, d.userId), 400, COACHING_MESSAGES.notAClient],
+      ['an admin as the client', assign(world.admin.userId, c.userId), 400, COACHING_MESSAGES.notAClient],
+      ['an unknown coach id', assign(u.userId, randomUUID()), 400, COACHING_MESSAGES.notACoach],
+      ['an unknown user id', assign(randomUUID(), c.userId), 404, COACHING_MESSAGES.userNotFound],
+      ['a user id that is no id', assign('not-an-id', c.userId), 404, COACHING_MESSAGES.userNotFound],
+      ['a coach id that is no id', assign(u.userId, 'nobody'), 400, VALIDATION.userIdUuid],
+      ['the client as their own coach', assign(u.userId, u.userId), 400, COACHING_MESSAGES.selfCoaching],
+      ['a coach calling the admin route', assign(u.userId, c.userId, c), 403, API_MESSAGES.forbidden],
+      ['a client calling the admin route', assign(u.userId, c.userId, u), 403, API_MESSAGES.forbidden],
+    ];
+    for (const [label, answer, status, message] of cases)
+      expect(await answer, label).toMatchObject({ status, body: { message } });
+    expect(await coachingItems()).toEqual(before.coaching);
+    expect((await auditOf()).length).toBe(before.audit);
+  });
+
+  it('assigns coach C to client U, and the admin list shows it', async () => {
+    const answer = await assign(u.userId, c.userId);
+    expect(answer).toMatchObject({ status: 200, body: { userId: u.userId, coachId: c.userId } });
+    const users = await call<{ users: AdminUserListItem[] }>(world.admin, 'GET', '/internal/v1/admin/users');
+    const byId = new Map(users.body.users.map((user) => [user.userId, user]));
+    expect(byId.get(u.userId)).toMatchObject({ coachId: c.userId, status: 'active' });
+    expect(byId.get(v.userId)?.coachId).toBeUndefined();
+    expect(byId.get(c.userId)?.status).toBe('active');
+    const events = await auditOf();
+    expect(events.at(-1)).toMatchObject({
+      type: 'coach.assigned',
+      actorId: world.admin.userId,
+      subjectId: u.userId,
+      outcome: 'success',
+      details: { coachId: c.userId },
+    });
+  });
+});
+
+describe('the coach follows the client', () => {
+  it('lists U (not V) with the summary the health writes keep, Pending Review on', async () => {
+    const empty = await call<{ clients: CoachClient[] }>(c, 'GET', '/v1/coach/clients');
+    expect(empty.body.clients).toMatchObject([{ userId: u.userId, outOfTarget7d: 0, pendingReview: false }]);
+    expect(empty.body.clients[0]?.lastEntryAt).toBeUndefined();
+
+    const inTarget = await call<Measurement>(u, 'POST', '/v1/measurements', {
+      type: 'glucose',
+      value: 92,
+      enteredUnit: 'mg/dL',
+      context: 'fasting',
+      takenAt: minutesAgo(30),
+    });
+    const above = await call<Measurement>(u, 'POST', '/v1/measurements', {
+      type: 'glucose',
+      value: 7.4,
+      enteredUnit: 'mmol/L',
+      context: 'fasting',
+      takenAt: minutesAgo(20),
+    });
+    const logged = await call<HealthLog>(u, 'POST', '/v1/logs', {
+      kind: 'meal',
+      description: 'Lentil soup and rye bread',
+      carbsGrams: 52,
+      eatenAt: minutesAgo(10),
+    });
+    expect([inTarget.status, above.status, logged.status]).toEqual([201, 201, 201]);
+    aboveTarget = above.body;
+    meal = logged.body;
+
+    const list = await call<{ clients: CoachClient[] }>(c, 'GET', '/v1/coach/clients');
+    expect(list.status).toBe(200);
+    expect(list.body.clients).toHaveLength(1);
+    const [client] = list.body.clients;
+    expect(client).toMatchObject({
+      userId: u.userId,
+      email: u.email,
+      outOfTarget7d: 1,
+      pendingReview: true,
+    });
+    expect(client?.lastEntryAt).toBe(meal.createdAt);
+    // D has no clients; U is not theirs.
+    const other = await call<{ clients: CoachClient[] }>(d, 'GET', '/v1/coach/clients');
+    expect(other).toMatchObject({ status: 200, body: { clients: [] } });
+  });
+
+  it("reads U's measurements, logs and notes exactly as U sees them", async () => {
+    const own = await call<Page<Measurement>>(u, 'GET', '/v1/measurements');
+    const seen = await readAsC<Page<Measurement>>(
+      `/v1/coach/clients/${u.userId}/measurements`,
+      'measurements',
+      (body) => body.items.length,
+    );
+    expect(seen.items).toEqual(own.body.items);
+    expect(seen.items.map((m) => m.measurementId)[0]).toBe(aboveTarget.measurementId);
+
+    const glucose = await readAsC<Page<Measurement>>(
+      `/v1/coach/clients/${u.userId}/measurements?type=glucose&limit=1`,
+      'measurements',
+      (body) => body.items.length,
+    );
+    expect(glucose.items).toEqual([aboveTarget]);
+    expect(glucose.nextCursor).toBeDefined();
+    const next = await readAsC<Page<Measurement>>(
+      `/v1/coach/clients/${u.userId}/measurements?type=glucose&limit=1&cursor=${encodeURIComponent(glucose.nextCursor ?? '')}`,
+      'measurements',
+      (body) => body.items.length,
+    );
+    expect(next.items).toHaveLength(1);
+    expect(next.items[0]?.measurementId).not.toBe(aboveTarget.measurementId);
+
+    // The coach's cursor is the coach's: U cannot continue their own list with it.
+    const foreign = await call(
+      u,
+      'GET',
+      `/v1/measurements?type=glucose&limit=1&cursor=${encodeURIComponent(glucose.nextCursor ?? '')}`,
+    );
+    expect(foreign.status).toBe(400);
+
+    const logs = await readAsC<Page<HealthLog>>(
+      `/v1/coach/clients/${u.userId}/logs`,
+      'logs',
+      (body) => body.items.length,
+    );
+    expect(logs.items).toEqual([meal]);
+    const notes = await readAsC<{ notes: CoachNote[] }>(
+      `/v1/coach/clients/${u.userId}/notes`,
+      'notes',
+      (body) => body.notes.length,
+    );
+    expect(notes.notes).toEqual([]);
+  });
+
+  it('refuses a note that is empty or over 2000 characters, and writes nothing', async () => {
+    const before = { coaching: await coachingItems(), audit: (await auditOf()).length };
+    for (const text of ['', '   ', 'x'.repeat(2001)]) {
+      const answer = await call(c, 'POST', `/v1/coach/clients/${u.userId}/notes`, { text });
+      expect(answer).toMatchObject({ status: 400, body: { message: COACHING_MESSAGES.noteText } });
+    }
+    const extra = await call(c, 'POST', `/v1/coach/clients/${u.userId}/notes`, {
+      text: 'Hi',
+      coachId: d.userId,
+    });
+    expect(extra.status).toBe(400);
+    expect(await coachingItems()).toEqual(before.coaching);
+    expect((await auditOf()).length).toBe(before.audit);
+  });
+
+  it('writes a note U sees on My Coach, which clears Pending Review', async () => {
+    const text = 'Your fasting reading was high today. Shall we look at evening meals together?';
+    const written = await call<CoachNote>(c, 'POST', `/v1/coach/clients/${u.userId}/notes`, {
+      text: `  ${text} `,
+    });
+    expect(written).toMatchObject({ status: 201, body: { clientId: u.userId, coachId: c.userId, text } });
+    note = written.body;
+
+    const mine = await call<MyCoach>(u, 'GET', '/v1/users/me/coach');
+    expect(mine).toMatchObject({
+      status: 200,
+      body: { coach: { userId: c.userId, email: c.email }, notes: [note] },
+    });
+    const list = await call<{ clients: CoachClient[] }>(c, 'GET', '/v1/coach/clients');
+    expect(list.body.clients[0]).toMatchObject({ userId: u.userId, outOfTarget7d: 1, pendingReview: false });
+
+    const thread = await readAsC<{ notes: CoachNote[] }>(
+      `/v1/coach/clients/${u.userId}/notes`,
+      'notes',
+      (body) => body.notes.length,
+    );
+    expect(thread.notes).toEqual([note]);
+
+    // V has no coach.
+    expect(await call(v, 'GET', '/v1/users/me/coach')).toMatchObject({
+      status: 200,
+      body: { coach: null, notes: [] },
+    });
+  });
+
+  it('counts a deleted reading out of the 7-day figure', async () => {
+    const extra = await call<Measurement>(u, 'POST', '/v1/measurements', {
+      type: 'triglycerides',
+      value: 220,
+      enteredUnit: 'mg/dL',
+      takenAt: minutesAgo(5),
+    });
+    const withIt = await call<{ clients: CoachClient[] }>(c, 'GET', '/v1/coach/clients');
+    expect(withIt.body.clients[0]).toMatchObject({ outOfTarget7d: 2, pendingReview: true });
+    expect((await call(u, 'DELETE', `/v1/measurements/${extra.body.measurementId}`)).status).toBe(204);
+    const without = await call<{ clients: CoachClient[] }>(c, 'GET', '/v1/coach/clients');
+    expect(without.body.clients[0]?.outOfTarget7d).toBe(1);
+  });
+});
+
+describe('everyone else', () => {
+  it('refuses coach D on every client route of U, with nothing recorded or written', async () => {
+    const before = { coaching: await coachingItems(), audit: (await auditOf()).length };
+    for (const [method, path, json] of clientRoutes(u.userId)) {
+      const answer = await call(d, method, path, json);
+      expect(answer, `${method} ${path}`).toMatchObject({
+        status: 403,
+        body: { message: COACHING_MESSAGES.notYourClient },
+      });
+      expect(JSON.stringify(answer.body)).not.toContain('items');
+    }
+    expect(await coachingItems()).toEqual(before.coaching);
+    expect((await auditOf()).length).toBe(before.audit);
+  });
+
+  it('refuses a client and an admin on every coach route', async () => {
+    for (const who of [u, v, world.admin]) {
+      for (const [method, path, json] of [
+        ['GET', '/v1/coach/clients'] as [string, string],
+        ...clientRoutes(u.userId),
+      ]) {
+        const answer = await call(who, method, path, json);
+        expect(answer, `${who.email} ${method} ${path}`).toMatchObject({
+          status: 403,
+          body: { message: API_MESSAGES.forbidden },
+        });
+      }
+    }
+  });
+
+  it('answers 401 on the coach routes without a token', async () => {
+    const answer = await world.http.request('GET', '/v1/coach/clients');
+    expect(answer.status).toBe(401);
+  });
+});
+
+describe('the audit log', () => {
+  it("holds exactly one event per read of U's data by C, naming C, U and what was read", async () => {
+    const reads = (await auditOf()).filter(
+      (event) => event.type === 'client.data.read' && event.subjectId === u.userId,
+    );
+    expect(
+      reads.map((event) => ({
+        actorId: event.actorId,
+        read: event.details.read,
+        items: event.details.items,
+      })),
+    ).toEqual(readsOfU.map(({ read, items }) => ({ actorId: c.userId, read, items })));
+    for (const event of reads) {
+      expect(event.outcome).toBe('success');
+      expect(event.ip).toMatch(/^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)$/);
+    }
+    // The client list is recorded too, naming every client it showed.
+    const lists = (await auditOf()).filter(
+      (event) => event.type === 'client.data.read' && event.details.read === 'client-list',
+    );
+    expect(lists.length).toBeGreaterThanOrEqual(4);
+    for (const event of lists)
+      expect(event).toMatchObject({ actorId: c.userId, details: { clientIds: [u.userId] } });
+    expect(lists.every((event) => event.subjectId === undefined)).toBe(true);
+    // The note is its own event.
+    expect((await auditOf()).filter((event) => event.type === 'note.created')).toMatchObject([
+      { actorId: c.userId, subjectId: u.userId, details: { noteId: note.noteId } },
+    ]);
+  });
+
+  it('holds no health value, activation code, proof or token anywhere', async () => {
+    const events = await auditOf();
+    const invitations = await world.scan('invitations');
+    const codes = invitations.map((item) => String(item.activationCode));
+    expect(codes.length).toBeGreaterThan(4);
+    const secrets = [
+      ...codes,
+      ...[u, v, c, d, world.admin].map((person) => person.idToken),
+      note.text,
+      'Lentil soup',
+      '133.318', // 7.4 mmol/L as stored
+      '"value"',
+      'systolic',
+    ];
+    const text = JSON.stringify(events);
+    for (const secret of secrets) expect(text, secret.slice(0, 24)).not.toContain(secret);
+    // Each event has exactly the fields of SPEC-2 section 4 and its keys, nothing else.
+    for (const event of events) {
+      expect(Object.keys(event).sort()).toEqual(
+        expect.arrayContaining([
+          'at',
+          'details',
+          'eventId',
+          'expiresAt',
+          'ip',
+          'outcome',
+          'pk',
+          'sk',
+          'type',
+          'userAgent',
+        ]),
+      );
+      expect(
+        Object.keys(event).filter(
+          (key) =>
+            ![
+              'at',
+              'details',
+              'eventId',
+              'expiresAt',
+              'ip',
+              'outcome',
+              'pk',
+              'sk',
+              'type',
+              'userAgent',
+              'actorId',
+              'subjectId',
+            ].includes(key),
+        ),
+      ).toEqual([]);
+      expect(event.userAgent.length).toBeLessThanOrEqual(200);
+      // Expires 400 days after the event.
+      expect(Number(event.expiresAt) - Date.parse(event.at) / 1000).toBeCloseTo(400 * 86_400, -1);
+    }
+  });
+
+  it('lists events for the admin newest first, by subject and type, paged with a cursor bound to the query', async () => {
+    const all = await call<{ events: AuditEvent[]; nextCursor?: string }>(
+      world.admin,
+      'GET',
+      `/internal/v1/admin/audit?subjectId=${u.userId}&limit=200`,
+    );
+    expect(all.status).toBe(200);
+    expect(all.body.events.length).toBeGreaterThan(5);
+    const times = all.body.events.map((event) => event.at);
+    expect(times).toEqual([...times].sort().reverse());
+    expect(all.body.events.every((event) => event.subjectId === u.userId)).toBe(true);
+    expect(all.body.events.map((event) => event.type)).toEqual(
+      expect.arrayContaining(['activation.completed', 'coach.assigned', 'client.data.read', 'note.created']),
+    );
+
+    const paged: AuditEvent[] = [];
+    let cursor: string | undefined;
+    let first: string | undefined;
+    do {
+      const page = await call<{ events: AuditEvent[]; nextCursor?: string }>(
+        world.admin,
+        'GET',
+        `/internal/v1/admin/audit?subjectId=${u.userId}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      expect(page.status).toBe(200);
+      paged.push(...page.body.events);
+      cursor = page.body.nextCursor;
+      first ??= cursor;
+    } while (cursor);
+    expect(paged.map((event) => event.eventId)).toEqual(all.body.events.map((event) => event.eventId));
+
+    const reads = await call<{ events: AuditEvent[] }>(
+      world.admin,
+      'GET',
+      `/internal/v1/admin/audit?type=client.data.read&actorId=${c.userId}`,
+    );
+    expect(reads.body.events.length).toBeGreaterThan(0);
+    expect(
+      reads.body.events.every((event) => event.type === 'client.data.read' && event.actorId === c.userId),
+    ).toBe(true);
+
+    // Every event, newest first, across the month partitions.
+    const everything = await call<{ events: AuditEvent[] }>(
+      world.admin,
+      'GET',
+      '/internal/v1/admin/audit?limit=200',
+    );
+    expect(everything.body.events.length).toBe((await auditOf()).length);
+
+    const otherQuery = await call(
+      world.admin,
+      'GET',
+      `/internal/v1/admin/audit?type=note.created&cursor=${encodeURIComponent(first ?? '')}`,
+    );
+    expect(otherQuery.status).toBe(400);
+    const badType = await call(world.admin, 'GET', '/internal/v1/admin/audit?type=coach.bribed');
+    expect(badType).toMatchObject({ status: 400, body: { message: AUDIT_MESSAGES.type } });
+  });
+
+  it("shows a person their own security events, not their coach's reads", async () => {
+    if (!u.authenticator) throw new Error('U has no passkey');
+    await world.http.signIn(u.authenticator);
+    const activity = await call<{ events: AuditEvent[] }>(u, 'GET', '/v1/users/me/activity');
+    expect(activity.status).toBe(200);
+    expect(activity.body.events.map((event) => event.type).slice(0, 1)).toEqual(['signin.succeeded']);
+    expect(activity.body.events.map((event) => event.type)).toContain('activation.completed');
+    expect(activity.body.events.every((event) => event.subjectId === u.userId)).toBe(true);
+    expect(activity.body.events.map((event) => event.type)).not.toContain('client.data.read');
+  });
+});
+
+describe('unassigning', () => {
+  it('ends C’s access at once; U keeps the notes', async () => {
+    const answer = await call(world.admin, 'DELETE', `/internal/v1/admin/users/${u.userId}/coach`);
+    expect(answer.status).toBe(204);
+    for (const [method, path, json] of clientRoutes(u.userId)) {
+      const refused = await call(c, method, path, json);
+      expect(refused, `${method} ${path}`).toMatchObject({ status: 403 });
+    }
+    expect(await call(c, 'GET', '/v1/coach/clients')).toMatchObject({ status: 200, body: { clients: [] } });
+    expect(await call(u, 'GET', '/v1/users/me/coach')).toMatchObject({
+      body: { coach: null, notes: [note] },
+    });
+    expect((await auditOf()).at(-1)).toMatchObject({
+      type: 'coach.unassigned',
+      actorId: world.admin.userId,
+      subjectId: u.userId,
+      details: { coachId: c.userId },
+    });
+    // Again: nothing to remove is still 204; nobody at all is a 404.
+    expect((await call(world.admin, 'DELETE', `/internal/v1/admin/users/${u.userId}/coach`)).status).toBe(
+      204,
+    );
+    expect((await call(world.admin, 'DELETE', `/internal/v1/admin/users/${randomUUID()}/coach`)).status).toBe(
+      404,
+    );
+  });
+
+  it('a new coach starts with Pending Review on (no note of theirs yet)', async () => {
+    expect((await assign(u.userId, d.userId)).status).toBe(200);
+    const list = await call<{ clients: CoachClient[] }>(d, 'GET', '/v1/coach/clients');
+    expect(list.body.clients).toMatchObject([{ userId: u.userId, pendingReview: true, outOfTarget7d: 1 }]);
+  });
+});
+
+describe('a read that cannot be recorded', () => {
+  it('is a 503 that shows nothing', async () => {
+    const client = new DynamoDBClient({
+      endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+      region: 'us-west-2',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const name = world.stack.tables.auditEvents;
+    try {
+      await client.send(new DeleteTableCommand({ TableName: name }));
+      const answer = await call(d, 'GET', `/v1/coach/clients/${u.userId}/measurements`);
+      expect(answer).toEqual(
+        expect.objectContaining({ status: 503, body: { message: AUDIT_MESSAGES.unavailable } }),
+      );
+      const list = await call(d, 'GET', '/v1/coach/clients');
+      expect(list).toMatchObject({ status: 503, body: { message: AUDIT_MESSAGES.unavailable } });
+    } finally {
+      await createTables(client, name.slice(0, -`-${TABLES.auditEvents.id}`.length));
+      client.destroy();
+    }
+    expect((await call(d, 'GET', `/v1/coach/clients/${u.userId}/measurements`)).status).toBe(200);
+  });
+});
