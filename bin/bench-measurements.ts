@@ -9,6 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { MEASUREMENT_TYPES, MEASUREMENTS, type MeasurementType } from '../shared/health';
+import { hardLimit, ms, timeRuns } from './bench-support';
 
 // Set before the AWS SDK loads (hence the dynamic imports below); the deployed Lambdas run Node 22.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -23,11 +24,7 @@ const RUNS = Number(process.env.RUNS ?? 15);
 const HARD_LIMIT_MS = 5 * 60_000;
 const root = resolve(import.meta.dirname, '..');
 
-const timer = setTimeout(() => {
-  console.error(`The benchmark did not finish within ${HARD_LIMIT_MS / 60_000} minutes.`);
-  process.exit(1);
-}, HARD_LIMIT_MS);
-timer.unref();
+hardLimit(HARD_LIMIT_MS);
 
 const valueFor = (type: MeasurementType, i: number) => {
   if (type === 'blood_pressure') return { systolic: 115 + (i % 20), diastolic: 70 + (i % 10) };
@@ -95,18 +92,9 @@ try {
     { name: 'every type, 90 days, every page', query: `from=${from}&limit=200`, maxPages: 20 },
   ];
   for (const bench of cases) {
-    const times: number[] = [];
-    let shape = { items: 0, pages: 0 };
-    for (let run = 0; run < RUNS + 2; run += 1) {
-      const started = performance.now();
-      shape = await readAll(bench.query, bench.maxPages);
-      // The first two runs warm the handler modules and DynamoDB Local's JIT, as a warm Lambda would be.
-      if (run >= 2) times.push(performance.now() - started);
-    }
-    const sorted = [...times].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+    const timing = await timeRuns(RUNS, () => readAll(bench.query, bench.maxPages));
     console.log(
-      `GET /v1/measurements, ${bench.name}: ${shape.items} items in ${shape.pages} page(s); median ${median.toFixed(1)} ms, min ${sorted[0]?.toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms over ${RUNS} runs`,
+      `GET /v1/measurements, ${bench.name}: ${timing.last.items} items in ${timing.last.pages} page(s); median ${ms(timing.median)}, min ${ms(timing.min)}, max ${ms(timing.max)} over ${RUNS} runs`,
     );
   }
 } finally {

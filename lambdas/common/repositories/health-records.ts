@@ -48,41 +48,44 @@ export interface RecordToStore {
   readonly outOfTargetDay?: string;
 }
 
+/**
+ * The two items a record is stored as: the record under its type's partition and the reference by
+ * id. Exported for the benchmark's bulk seeder, which writes exactly these items.
+ */
+export const recordItems = (
+  category: RecordCategory,
+  record: RecordToStore,
+): [Record<string, unknown>, Record<string, unknown>] => {
+  const keys: StoredKeys = {
+    pk: partition(record.userId, category, record.subtype),
+    sk: `${record.at}#${record.id}`,
+    owner: ownerKey(record.userId, category),
+  };
+  return [
+    { ...record.item, ...keys },
+    {
+      pk: referenceKey(record.userId),
+      sk: record.id,
+      category,
+      targetPk: keys.pk,
+      targetSk: keys.sk,
+      ...(record.outOfTargetDay !== undefined && { outOfTargetDay: record.outOfTargetDay }),
+    },
+  ];
+};
+
 /** Stores a record and its reference together, and whatever else must change with them: all or nothing. */
 export const putRecord = async (
   category: RecordCategory,
   record: RecordToStore,
   withItems: readonly TransactItem[] = [],
 ): Promise<void> => {
-  const keys: StoredKeys = {
-    pk: partition(record.userId, category, record.subtype),
-    sk: `${record.at}#${record.id}`,
-    owner: ownerKey(record.userId, category),
-  };
   await ddb.send(
     new TransactWriteCommand({
       TransactItems: [
-        {
-          Put: {
-            TableName: table(),
-            Item: { ...record.item, ...keys },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        {
-          Put: {
-            TableName: table(),
-            Item: {
-              pk: referenceKey(record.userId),
-              sk: record.id,
-              category,
-              targetPk: keys.pk,
-              targetSk: keys.sk,
-              ...(record.outOfTargetDay !== undefined && { outOfTargetDay: record.outOfTargetDay }),
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
+        ...recordItems(category, record).map((Item) => ({
+          Put: { TableName: table(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
+        })),
         ...withItems,
       ],
     }),

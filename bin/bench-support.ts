@@ -1,0 +1,40 @@
+/** What the `npm run bench` scripts share: a hard time limit and timed runs reported as a median. */
+
+/** Ends the process with an error when the benchmark runs longer than `ms`. */
+export const hardLimit = (ms: number): void => {
+  const timer = setTimeout(() => {
+    console.error(`The benchmark did not finish within ${ms / 60_000} minutes.`);
+    process.exit(1);
+  }, ms);
+  timer.unref();
+};
+
+export interface Timing<T> {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+  readonly last: T;
+}
+
+/**
+ * Runs `run` `runs + 2` times and times all but the first two, which warm the handler modules and
+ * DynamoDB Local's JIT, as a warm Lambda would be.
+ */
+export const timeRuns = async <T>(runs: number, run: () => Promise<T>): Promise<Timing<T>> => {
+  const times: number[] = [];
+  let last: T | undefined;
+  for (let i = 0; i < runs + 2; i += 1) {
+    const started = performance.now();
+    last = await run();
+    if (i >= 2) times.push(performance.now() - started);
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  return {
+    median: sorted[Math.floor(sorted.length / 2)] ?? 0,
+    min: sorted[0] ?? 0,
+    max: sorted.at(-1) ?? 0,
+    last: last as T,
+  };
+};
+
+export const ms = (value: number): string => `${value.toFixed(1)} ms`;
