@@ -58,7 +58,8 @@ export class DataTables extends Construct {
         billingMode: BillingMode.PAY_PER_REQUEST,
         pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
         // Personal data: the AWS-managed key makes every use of the key visible in CloudTrail. Health
-        // records get a key of their own, so reading them also needs a grant on that key.
+        // data (health records, coaching) gets a key of its own per table, so reading a table also needs
+        // a grant on its key.
         ...(encryptionKey
           ? { encryption: TableEncryption.CUSTOMER_MANAGED, encryptionKey }
           : { encryption: TableEncryption.AWS_MANAGED }),

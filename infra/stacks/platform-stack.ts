@@ -47,7 +47,8 @@ export class PlatformStack extends Stack {
     this.tables = new DataTables(this, 'Data', { retain: config.retain });
 
     this.cursorSigningKey = new Secret(this, 'CursorSigningKey', {
-      description: 'HMAC key the health-record list routes sign their page cursors with',
+      description:
+        'HMAC key the paged list routes (health records, coach views, audit log) sign cursors with',
       // 64 letters and digits: about 380 bits, well over the 32 characters the Lambdas require.
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: config.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
@@ -64,8 +65,10 @@ export class PlatformStack extends Stack {
     // when it creates or updates a function (so a new value reaches a function with the next deploy that
     // updates it), and the resolved value is visible to whoever may read the function's configuration
     // (lambda:GetFunctionConfiguration). That is acceptable for this key: it protects only the integrity
-    // of page cursors, and the repository also checks that a cursor's key lies in the caller's own
-    // partition (lambdas/common/repositories/health-records.ts), so a forged cursor reads nothing more.
+    // of page cursors, and the repositories also check that a cursor's key lies in a partition the query
+    // reads anyway: the caller's own, or that of a client whose coach the caller is
+    // (lambdas/common/repositories/health-records.ts), or one the audit filter names (audit-events.ts,
+    // admins only). So a forged cursor reads nothing more.
     const cursorSigningKey = this.cursorSigningKey.secretValue.unsafeUnwrap();
 
     const functionsScope = new Construct(this, 'Functions');

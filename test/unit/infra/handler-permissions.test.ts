@@ -7,11 +7,15 @@
  * call (nothing is granted that no code needs). Local mode enforces no IAM, so only this test sees it.
  * Each handler also runs with only the environment variables its function has in the template.
  * KMS is not modelled: handlers never call it, DynamoDB does on their behalf (health-records-stack.test.ts
- * checks those grants).
+ * and coaching-audit-stack.test.ts check those grants).
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type {
+  AdminListGroupsForUserCommand,
+  ListUsersCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   DeleteCommand,
@@ -230,7 +234,7 @@ interface Scenario {
   /** The query string of a route's event. */
   readonly query?: Record<string, string>;
   readonly ddb?: DynamoResponder;
-  readonly cognito?: (action: string) => unknown;
+  readonly cognito?: (action: string, command: unknown) => unknown;
   /** What the handler must answer, so the test knows the whole path ran. */
   readonly expectResult: (result: unknown) => void;
 }
@@ -300,6 +304,113 @@ const pageWithCursor = (result: unknown) => {
   };
   expect([page.items.length, typeof page.nextCursor]).toEqual([1, 'string']);
 };
+
+/** Today's UTC day: a reading outside target taken today is in the coaching summary's window. */
+const TODAY = new Date().toISOString().slice(0, 10);
+
+// The coaching scenarios: the caller (USER_ID) is an admin, or the coach of CLIENT_USER_ID.
+const CLIENT_USER_ID = '5a7e2c1d-8b3f-4c6a-9d2e-1f0b3a4c5d6e';
+const OTHER_COACH_ID = '9c4b3a2d-1e0f-4a5b-8c7d-6e5f4a3b2c1d';
+const NOTE_ID = '7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918';
+/** A client's coaching state item, assigned to the caller, with a reading outside target today. */
+const clientState = (overrides: Item = {}): Item => ({
+  pk: `client#${CLIENT_USER_ID}`,
+  sk: 'state',
+  clientId: CLIENT_USER_ID,
+  coachId: USER_ID,
+  assignedAt: TAKEN_AT,
+  lastEntryAt: TAKEN_AT,
+  lastOutOfTargetAt: TAKEN_AT,
+  [`oot_${TODAY}`]: 1,
+  ...overrides,
+});
+/** A note as stored in the client's notes partition. */
+const storedNote: Item = {
+  pk: `notes#${CLIENT_USER_ID}`,
+  sk: `${TAKEN_AT}#${NOTE_ID}`,
+  noteId: NOTE_ID,
+  clientId: CLIENT_USER_ID,
+  authorId: USER_ID,
+  text: 'Well done this week.',
+  createdAt: TAKEN_AT,
+};
+/** Answers a BatchGetItem on profiles with a profile for every user id asked for. */
+const profilesOf = (call: DynamoCall): unknown => ({
+  Responses: { [tableNameOf(call.table)]: call.keys.map((userId) => ({ ...profile, userId })) },
+});
+/** The groups of the people Cognito knows in the coaching scenarios; anyone else is nobody. */
+const POOL_GROUPS: Record<string, string[]> = {
+  [CLIENT_USER_ID]: ['users'],
+  [OTHER_COACH_ID]: ['coaches'],
+  [USER_ID]: ['admins', 'coaches'],
+};
+/** Cognito as `findPoolMember` asks it: the user whose `sub` the filter names, then their groups. */
+const poolMembers = (action: string, command: unknown): unknown => {
+  if (action === 'ListUsers') {
+    const sub = /^sub = "([^"]+)"$/.exec((command as ListUsersCommand).input.Filter ?? '')?.[1] ?? '';
+    const known = POOL_GROUPS[sub] !== undefined;
+    return { Users: known ? [{ Username: `user-${sub}`, Attributes: [{ Name: 'sub', Value: sub }] }] : [] };
+  }
+  if (action === 'AdminListGroupsForUser') {
+    const sub = ((command as AdminListGroupsForUserCommand).input.Username ?? '').replace(/^user-/, '');
+    return { Groups: (POOL_GROUPS[sub] ?? []).map((GroupName) => ({ GroupName })) };
+  }
+  return {};
+};
+const cancelled = () =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: [{ Code: 'ConditionalCheckFailed' }],
+  });
+
+const AUDIT_EVENT_ID = '2b3c4d5e-6f70-4182-93a4-b5c6d7e8f901';
+const auditEvent: Item = {
+  eventId: AUDIT_EVENT_ID,
+  at: TAKEN_AT,
+  type: 'signin.succeeded',
+  actorId: USER_ID,
+  subjectId: USER_ID,
+  outcome: 'success',
+  ip: '203.0.113.7',
+  userAgent: 'test',
+  details: { credentialId: 'credential-1' },
+};
+/**
+ * Answers a Query of the audit log with one stored event of the queried partition (a month of the
+ * table, or the index's subject, actor or type) and, on a first page, the key of the next one.
+ */
+const auditPage: DynamoResponder = (call, command) => {
+  if (!on('Query', 'auditEvents', call)) return undefined;
+  const [partition = ''] = call.keys;
+  const row = { ...auditEvent, pk: TAKEN_AT.slice(0, 7), sk: `${TAKEN_AT}#${AUDIT_EVENT_ID}`, expiresAt: 1 };
+  const index = TABLES.auditEvents.globalSecondaryIndexes.find(
+    (candidate) => candidate.indexName === call.index,
+  );
+  const last = index
+    ? { [index.partitionKey.name]: partition, pk: row.pk, sk: row.sk }
+    : { pk: partition, sk: row.sk };
+  const firstPage = !(command as QueryCommand).input.ExclusiveStartKey;
+  return { Items: [row], ...(firstPage && { LastEvaluatedKey: last }) };
+};
+const auditPageWithCursor = (result: unknown) => {
+  status(200)(result);
+  const page = JSON.parse((result as APIGatewayProxyResult).body) as {
+    events: unknown[];
+    nextCursor?: unknown;
+  };
+  expect([page.events.length, typeof page.nextCursor]).toEqual([1, 'string']);
+};
+/** The length of one list in a 2xx answer's body. */
+const answered =
+  (code: number, list: string, length: number) =>
+  (result: unknown): void => {
+    status(code)(result);
+    const body = JSON.parse((result as APIGatewayProxyResult).body) as Record<string, unknown[]>;
+    expect(body[list]?.length, list).toBe(length);
+  };
+const coachClaims = claims('coaches');
+const clientPath = { userId: CLIENT_USER_ID };
 
 const SCENARIOS: Record<string, readonly Scenario[]> = {
   VerifyActivation: [
@@ -479,6 +590,15 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
         on('GetItem', 'healthRecords', call) ? { Item: reference('M', `${USER_ID}#M#weight`) } : undefined,
       expectResult: status(204),
     },
+    {
+      name: "a reading outside target taken today also leaves its day's coaching counter, in the same transaction",
+      event: { method: 'DELETE', claims: claims('users'), pathParameters: { measurementId: RECORD_ID } },
+      ddb: (call) =>
+        on('GetItem', 'healthRecords', call)
+          ? { Item: { ...reference('M', `${USER_ID}#M#glucose`), outOfTargetDay: TODAY } }
+          : undefined,
+      expectResult: status(204),
+    },
   ],
   CreateLog: [
     {
@@ -535,6 +655,204 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
         status(200)(result);
         expect(JSON.parse((result as APIGatewayProxyResult).body)).toMatchObject({ resourceType: 'Bundle' });
       },
+    },
+  ],
+  AssignCoach: [
+    {
+      name: 'an admin makes an activated coach the coach of an activated client, with its audit event in one transaction',
+      event: {
+        method: 'PUT',
+        claims: claims('admins'),
+        pathParameters: clientPath,
+        body: { coachId: OTHER_COACH_ID },
+      },
+      cognito: poolMembers,
+      ddb: (call) => (on('BatchGetItem', 'profiles', call) ? profilesOf(call) : undefined),
+      expectResult: status(200),
+    },
+    {
+      name: 'a reassignment read the previous coach; the first transaction finds the state changed and the retry commits',
+      event: {
+        method: 'PUT',
+        claims: claims('admins'),
+        pathParameters: clientPath,
+        body: { coachId: OTHER_COACH_ID },
+      },
+      cognito: poolMembers,
+      ddb: (() => {
+        let transactions = 0;
+        return (call: DynamoCall) => {
+          if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
+          if (on('GetItem', 'coaching', call)) return { Item: clientState() };
+          if (on('UpdateItem', 'coaching', call) && (transactions += 1) === 1) throw cancelled();
+          return undefined;
+        };
+      })(),
+      expectResult: status(200),
+    },
+  ],
+  UnassignCoach: [
+    {
+      name: "an admin removes the client's coach, with its audit event in one transaction",
+      event: { method: 'DELETE', claims: claims('admins'), pathParameters: clientPath },
+      ddb: (call) => (on('GetItem', 'coaching', call) ? { Item: clientState() } : undefined),
+      expectResult: status(204),
+    },
+    {
+      name: 'a client without a coach: Cognito tells a person from nobody, and nothing is written',
+      event: { method: 'DELETE', claims: claims('admins'), pathParameters: clientPath },
+      cognito: poolMembers,
+      expectResult: status(204),
+    },
+  ],
+  ListAudit: [
+    {
+      name: 'every event, newest first: a Query of the month partitions of the table, with a cursor to the next page',
+      event: { method: 'GET', claims: claims('admins') },
+      ddb: auditPage,
+      expectResult: auditPageWithCursor,
+    },
+    {
+      name: 'one subject: a Query of bySubject, with a cursor to the next page',
+      event: { method: 'GET', claims: claims('admins') },
+      query: { subjectId: CLIENT_USER_ID, type: 'client.data.read' },
+      ddb: auditPage,
+      expectResult: auditPageWithCursor,
+    },
+    {
+      name: 'one actor: a Query of byActor, with a cursor to the next page',
+      event: { method: 'GET', claims: claims('admins') },
+      query: { actorId: USER_ID },
+      ddb: auditPage,
+      expectResult: auditPageWithCursor,
+    },
+    {
+      name: 'one type: a Query of byType, with a cursor to the next page',
+      event: { method: 'GET', claims: claims('admins') },
+      query: { type: 'signin.failed' },
+      ddb: auditPage,
+      expectResult: auditPageWithCursor,
+    },
+  ],
+  ListCoachClients: [
+    {
+      name: "a coach lists their clients through byCoach with their profiles' names, and the read is recorded",
+      event: { method: 'GET', claims: coachClaims },
+      ddb: (call) => {
+        if (on('Query', 'coaching', call)) return { Items: [clientState()] };
+        if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
+        return undefined;
+      },
+      expectResult: answered(200, 'clients', 1),
+    },
+  ],
+  ListClientMeasurements: [
+    {
+      name: "one type of the client's, from its partition of the table, with a cursor; the read is recorded",
+      event: { method: 'GET', claims: coachClaims, pathParameters: clientPath },
+      query: { type: 'weight' },
+      ddb: (call, command) =>
+        on('GetItem', 'coaching', call)
+          ? { Item: clientState() }
+          : onePage({ ...measurement, userId: CLIENT_USER_ID })(call, command),
+      expectResult: pageWithCursor,
+    },
+    {
+      name: "every type of the client's, through the byOwner index, with a cursor; the read is recorded",
+      event: { method: 'GET', claims: coachClaims, pathParameters: clientPath },
+      ddb: (call, command) =>
+        on('GetItem', 'coaching', call)
+          ? { Item: clientState() }
+          : onePage({ ...measurement, userId: CLIENT_USER_ID })(call, command),
+      expectResult: pageWithCursor,
+    },
+  ],
+  ListClientLogs: [
+    {
+      name: "one kind of the client's, from its partition of the table, with a cursor; the read is recorded",
+      event: { method: 'GET', claims: coachClaims, pathParameters: clientPath },
+      query: { kind: 'meal' },
+      ddb: (call, command) =>
+        on('GetItem', 'coaching', call)
+          ? { Item: clientState() }
+          : onePage({ ...meal, userId: CLIENT_USER_ID })(call, command),
+      expectResult: pageWithCursor,
+    },
+    {
+      name: "every kind of the client's, through the byOwner index, with a cursor; the read is recorded",
+      event: { method: 'GET', claims: coachClaims, pathParameters: clientPath },
+      ddb: (call, command) =>
+        on('GetItem', 'coaching', call)
+          ? { Item: clientState() }
+          : onePage({ ...meal, userId: CLIENT_USER_ID })(call, command),
+      expectResult: pageWithCursor,
+    },
+  ],
+  ListClientNotes: [
+    {
+      name: "the client's coach reads the notes partition, and the read is recorded",
+      event: { method: 'GET', claims: coachClaims, pathParameters: clientPath },
+      ddb: (call) => {
+        if (on('GetItem', 'coaching', call)) return { Item: clientState() };
+        if (on('Query', 'coaching', call)) return { Items: [storedNote] };
+        return undefined;
+      },
+      expectResult: answered(200, 'notes', 1),
+    },
+  ],
+  CreateClientNote: [
+    {
+      name: 'the note, the last-note time and the audit event are written in one transaction',
+      event: { claims: coachClaims, pathParameters: clientPath, body: { text: 'Well done this week.' } },
+      ddb: (call) => {
+        if (on('GetItem', 'coaching', call)) return { Item: clientState() };
+        if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
+        return undefined;
+      },
+      expectResult: status(201),
+    },
+    {
+      name: "the assignment ended meanwhile: the transaction's condition refuses the note",
+      event: { claims: coachClaims, pathParameters: clientPath, body: { text: 'Well done this week.' } },
+      ddb: (call) => {
+        if (on('GetItem', 'coaching', call)) return { Item: clientState() };
+        if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
+        if (on('PutItem', 'coaching', call)) throw cancelled();
+        return undefined;
+      },
+      expectResult: status(403),
+    },
+  ],
+  GetMyCoach: [
+    {
+      name: "the caller reads their state, their notes and their coach's names",
+      event: { method: 'GET', claims: claims('users') },
+      ddb: (call) => {
+        if (on('GetItem', 'coaching', call))
+          return {
+            Item: clientState({ pk: `client#${USER_ID}`, clientId: USER_ID, coachId: OTHER_COACH_ID }),
+          };
+        if (on('Query', 'coaching', call))
+          return {
+            Items: [{ ...storedNote, pk: `notes#${USER_ID}`, clientId: USER_ID, authorId: OTHER_COACH_ID }],
+          };
+        if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
+        return undefined;
+      },
+      expectResult: (result) => {
+        answered(200, 'notes', 1)(result);
+        expect(JSON.parse((result as APIGatewayProxyResult).body)).toMatchObject({
+          coach: { userId: OTHER_COACH_ID },
+        });
+      },
+    },
+  ],
+  ListMyActivity: [
+    {
+      name: 'the caller reads their own security events through bySubject',
+      event: { method: 'GET', claims: claims('users') },
+      ddb: (call) => (on('Query', 'auditEvents', call) ? { Items: [auditEvent] } : undefined),
+      expectResult: answered(200, 'events', 1),
     },
   ],
   DefineAuthChallenge: [
@@ -645,7 +963,7 @@ describe('what each handler does, against the role the stack gives it', () => {
     fake.cognito = (command) => {
       const action = cognitoActionOf(command);
       own.cognito.push(action);
-      return scenario.cognito?.(action) ?? {};
+      return scenario.cognito?.(action, command) ?? {};
     };
 
     const module = (await import(pathToFileURL(join(REPO_ROOT, definition.entry)).href)) as {

@@ -4,16 +4,19 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, TRIGGERS, type FunctionDefinition } from '../../../lambdas/routes';
-import { TABLE_KEYS, TABLES, type TableDefinition } from '../../../shared/tables';
+import { TABLE_KEYS, TABLES, type TableDefinition, type TableKey } from '../../../shared/tables';
 import {
   actionsOf,
+  dataPermissions,
   flatten,
+  functionStatements,
   isAllowed,
-  leadingKeyPatterns,
+  KEY_READ,
+  KEY_WRITE,
   logicalIdOf,
+  permissionLines as lines,
   resourcesOf,
   resourcesOfStatement,
-  statementsOfRole,
   synthPlatform,
   type CfnResource,
   type Json,
@@ -22,15 +25,6 @@ import {
 } from './platform-template';
 
 const ALL_FUNCTIONS: readonly FunctionDefinition[] = [...ROUTES, ...Object.values(TRIGGERS)];
-const KEY_READ = ['kms:Decrypt', 'kms:DescribeKey'];
-const KEY_WRITE = [
-  ...KEY_READ,
-  'kms:Encrypt',
-  'kms:GenerateDataKey',
-  'kms:GenerateDataKeyWithoutPlaintext',
-  'kms:ReEncryptFrom',
-  'kms:ReEncryptTo',
-];
 
 let prod: Synthesized;
 let dev: Synthesized;
@@ -51,55 +45,13 @@ const healthTable = (synth: Synthesized): CfnResource =>
 const healthKey = (synth: Synthesized): CfnResource =>
   resourcesOf(synth.template, 'AWS::KMS::Key')[healthKeyId(synth)]!;
 const secretId = ({ stack }: Synthesized) => logicalIdOf(stack, stack.cursorSigningKey);
-const roleStatements = ({ stack, template }: Synthesized, id: string): Statement[] =>
-  statementsOfRole(template, logicalIdOf(stack, stack.functions[id]!.role));
+const roleStatements = functionStatements;
 const environmentOf = ({ stack, template }: Synthesized, id: string): Record<string, Json> => {
   const resource = resourcesOf(template, 'AWS::Lambda::Function')[
     logicalIdOf(stack, stack.functions[id]!.function)
   ]!;
   return (resource.Properties.Environment as { Variables: Record<string, Json> }).Variables;
 };
-
-/**
- * A role's DynamoDB and KMS permissions as sorted lines `<action> <resource>[ <key patterns>]`, tables
- * named by their key (`healthRecords/index/byOwner` for an index) and customer-managed keys as
- * `<table key> key`. A statement on anything else throws.
- */
-const dataPermissions = (synth: Synthesized, id: string): string[] => {
-  const tables = new Map(
-    TABLE_KEYS.map((key) => [logicalIdOf(synth.stack, synth.stack.tables.table(key)), key]),
-  );
-  const keys = new Map(
-    TABLE_KEYS.flatMap((key) => {
-      const encryptionKey = synth.stack.tables.encryptionKey(key);
-      return encryptionKey ? [[logicalIdOf(synth.stack, encryptionKey), key] as const] : [];
-    }),
-  );
-  const nameOf = (resource: string): string | undefined => {
-    const match = /^\$\{([A-Za-z0-9]+)\.Arn\}(\/index\/[A-Za-z0-9_.-]+)?$/.exec(resource);
-    if (!match?.[1]) return undefined;
-    const table = tables.get(match[1]);
-    if (table) return `${table}${match[2] ?? ''}`;
-    const keyOf = keys.get(match[1]);
-    return keyOf && !match[2] ? `${keyOf} key` : undefined;
-  };
-  return roleStatements(synth, id)
-    .filter((statement) => actionsOf(statement).some((action) => /^(dynamodb|kms):/.test(action)))
-    .flatMap((statement) => {
-      expect(statement.Effect).toBe('Allow');
-      const patterns = leadingKeyPatterns(statement);
-      return actionsOf(statement).flatMap((action) =>
-        resourcesOfStatement(statement).map((resource) => {
-          const name = nameOf(flatten(resource));
-          if (!name) throw new Error(`${id}: ${action} on something else: ${flatten(resource)}`);
-          return [action, name, ...(patterns ? [[...patterns].sort().join(' | ')] : [])].join(' ');
-        }),
-      );
-    })
-    .sort();
-};
-const lines = (actions: readonly string[], resource: string) =>
-  actions.map((action) => `${action} ${resource}`);
 
 describe('health records table', () => {
   it('is keyed by pk and sk, with the byOwner index on owner and sk holding every attribute', () => {
@@ -143,12 +95,18 @@ describe('health records table', () => {
     }
   });
 
-  it('has the only customer-managed key of the stack: one per table whose definition asks for it', () => {
+  it('has a customer-managed key of its own: one per table whose definition asks for it, and no other', () => {
     const wanted = TABLE_KEYS.filter((key) => (TABLES[key] as TableDefinition).customerManagedKey);
-    expect(wanted).toEqual(['healthRecords']);
-    expect(Object.keys(resourcesOf(prod.template, 'AWS::KMS::Key'))).toEqual([healthKeyId(prod)]);
-    for (const key of TABLE_KEYS.filter((candidate) => !wanted.includes(candidate))) {
-      expect(prod.stack.tables.encryptionKey(key), key).toBeUndefined();
+    // Health records and coaching (derived from them: summaries and notes) are the health data.
+    expect(wanted).toEqual(['healthRecords', 'coaching']);
+    for (const synth of [prod, dev]) {
+      const keyIds = wanted.map((key) => logicalIdOf(synth.stack, synth.stack.tables.encryptionKey(key)!));
+      expect(new Set(keyIds).size).toBe(wanted.length);
+      expect(Object.keys(resourcesOf(synth.template, 'AWS::KMS::Key')).sort()).toEqual(keyIds.sort());
+      expect(keyIds).toContain(healthKeyId(synth));
+      for (const key of TABLE_KEYS.filter((candidate) => !wanted.includes(candidate))) {
+        expect(synth.stack.tables.encryptionKey(key), key).toBeUndefined();
+      }
     }
   });
 
@@ -191,18 +149,32 @@ describe('health records table', () => {
 describe('health functions', () => {
   /** Reviewed by hand against each handler (the handler-permissions test checks them by running it). */
   const REVIEWED: Record<string, string[]> = {
-    CreateMeasurement: ['dynamodb:PutItem healthRecords', ...lines(KEY_WRITE, 'healthRecords key')],
+    // The health writes also keep the client's coaching summary (its own transaction item).
+    CreateMeasurement: [
+      'dynamodb:PutItem healthRecords',
+      ...lines(KEY_WRITE, 'healthRecords key'),
+      'dynamodb:UpdateItem coaching client#*',
+      ...lines(KEY_WRITE, 'coaching key'),
+    ],
     ListMeasurements: [
       'dynamodb:Query healthRecords',
       'dynamodb:Query healthRecords/index/byOwner',
       ...lines(KEY_READ, 'healthRecords key'),
     ],
+    // A reading outside target leaves its day's counter of the summary.
     DeleteMeasurement: [
       'dynamodb:DeleteItem healthRecords',
       'dynamodb:GetItem healthRecords',
       ...lines(KEY_WRITE, 'healthRecords key'),
+      'dynamodb:UpdateItem coaching client#*',
+      ...lines(KEY_WRITE, 'coaching key'),
     ],
-    CreateLog: ['dynamodb:PutItem healthRecords', ...lines(KEY_WRITE, 'healthRecords key')],
+    CreateLog: [
+      'dynamodb:PutItem healthRecords',
+      ...lines(KEY_WRITE, 'healthRecords key'),
+      'dynamodb:UpdateItem coaching client#*',
+      ...lines(KEY_WRITE, 'coaching key'),
+    ],
     ListLogs: [
       'dynamodb:Query healthRecords',
       'dynamodb:Query healthRecords/index/byOwner',
@@ -217,6 +189,24 @@ describe('health functions', () => {
       'dynamodb:GetItem profiles',
       'dynamodb:Query healthRecords/index/byOwner',
       ...lines(KEY_READ, 'healthRecords key'),
+    ],
+    // A coach reads a client's records as the client does, once the client's state names the coach,
+    // and only after the read is in the audit log (coaching-audit-stack.test.ts).
+    ListClientMeasurements: [
+      'dynamodb:Query healthRecords',
+      'dynamodb:Query healthRecords/index/byOwner',
+      ...lines(KEY_READ, 'healthRecords key'),
+      'dynamodb:GetItem coaching client#*',
+      ...lines(KEY_READ, 'coaching key'),
+      'dynamodb:PutItem auditEvents',
+    ],
+    ListClientLogs: [
+      'dynamodb:Query healthRecords',
+      'dynamodb:Query healthRecords/index/byOwner',
+      ...lines(KEY_READ, 'healthRecords key'),
+      'dynamodb:GetItem coaching client#*',
+      ...lines(KEY_READ, 'coaching key'),
+      'dynamodb:PutItem auditEvents',
     ],
   };
   const HEALTH_FUNCTIONS = Object.keys(REVIEWED);
@@ -246,26 +236,40 @@ describe('health functions', () => {
     }
   });
 
-  it('grants KMS actions only on the health key, and only to functions bound to the health table', () => {
-    const key = { 'Fn::GetAtt': [healthKeyId(prod), 'Arn'] };
+  it('grants KMS actions only on the keys of the tables a function is bound to: the health key only to health functions', () => {
+    const keyArn = (key: TableKey) =>
+      flatten({ 'Fn::GetAtt': [logicalIdOf(prod.stack, prod.stack.tables.encryptionKey(key)!), 'Arn'] });
+    const withHealthKey: string[] = [];
     for (const definition of ALL_FUNCTIONS) {
       const kms = roleStatements(prod, definition.id).filter((statement) =>
         actionsOf(statement).some((action) => action.startsWith('kms:')),
       );
-      expect(kms.length > 0, definition.id).toBe(Boolean(definition.tables.healthRecords));
       for (const statement of kms) {
         expect(
           actionsOf(statement).every((action) => action.startsWith('kms:')),
           definition.id,
         ).toBe(true);
-        expect(resourcesOfStatement(statement), definition.id).toEqual([key]);
       }
+      const keys = [...new Set(kms.flatMap(resourcesOfStatement).map(flatten))].sort();
+      const ownKeys = (Object.keys(definition.tables) as TableKey[])
+        .filter((key) => (TABLES[key] as TableDefinition).customerManagedKey)
+        .map(keyArn)
+        .sort();
+      expect(keys, definition.id).toEqual(ownKeys);
+      if (keys.includes(keyArn('healthRecords'))) withHealthKey.push(definition.id);
     }
+    expect(withHealthKey).toEqual(HEALTH_FUNCTIONS);
   });
 
   it('lets a function that only reads health records neither encrypt nor make data keys', () => {
     const key = `\${${healthKeyId(prod)}.Arn}`;
-    for (const id of ['ListMeasurements', 'ListLogs', 'ExportMe']) {
+    for (const id of [
+      'ListMeasurements',
+      'ListLogs',
+      'ExportMe',
+      'ListClientMeasurements',
+      'ListClientLogs',
+    ]) {
       for (const action of ['kms:Encrypt', 'kms:GenerateDataKey', 'kms:ReEncryptFrom', 'kms:ReEncryptTo']) {
         expect(isAllowed(roleStatements(prod, id), { action, resource: key }), `${id} ${action}`).toBe(false);
       }
@@ -273,7 +277,7 @@ describe('health functions', () => {
     }
   });
 
-  it('has no wildcard in any action of any policy of the stack, but the key policy AWS requires', () => {
+  it('has no wildcard in any action of any policy of the stack, but the key policies AWS requires', () => {
     // Every policy document of the template, wherever it sits (role policies, bucket policies, trust
     // policies, the key policy), is found by its `Statement` list.
     const statements: { path: string; statement: Statement }[] = [];
@@ -298,7 +302,9 @@ describe('health functions', () => {
       )
       .map(({ path, statement }) => `${path}: ${actionsOf(statement).join(',')}`);
     expect(statements.length).toBeGreaterThan(ALL_FUNCTIONS.length);
-    expect(wildcards).toEqual([`${healthKeyId(prod)}.KeyPolicy: kms:*`]);
+    const keyIds = Object.keys(resourcesOf(prod.template, 'AWS::KMS::Key'));
+    expect(keyIds).toHaveLength(2);
+    expect(wildcards.sort()).toEqual(keyIds.map((id) => `${id}.KeyPolicy: kms:*`).sort());
   });
 });
 
@@ -317,9 +323,16 @@ describe('page cursor signing key', () => {
     expect(secret(prod).Properties.SecretString).toBeUndefined();
   });
 
-  it('reaches exactly ListMeasurements, ListLogs and ExportMe, the functions that sign page cursors', () => {
+  it('reaches exactly the functions that sign page cursors: the health, coach and audit lists', () => {
     for (const synth of [prod, dev]) {
-      expect(withCursorKey(synth).sort()).toEqual(['ExportMe', 'ListLogs', 'ListMeasurements']);
+      expect(withCursorKey(synth).sort()).toEqual([
+        'ExportMe',
+        'ListAudit',
+        'ListClientLogs',
+        'ListClientMeasurements',
+        'ListLogs',
+        'ListMeasurements',
+      ]);
     }
     expect(
       ALL_FUNCTIONS.filter((fn) => fn.pageCursors)

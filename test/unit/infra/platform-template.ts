@@ -4,6 +4,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { definePlatform } from '../../../infra/stacks/platform-app';
 import type { PlatformStack } from '../../../infra/stacks/platform-stack';
+import { TABLE_KEYS } from '../../../shared/tables';
 
 /** The context `cdk synth` gets from cdk.json (feature flags), so tests see the template the CLI makes. */
 const CDK_JSON_CONTEXT = (
@@ -166,3 +167,66 @@ const statementMatches = (statement: Statement, request: Request): boolean => {
 export const isAllowed = (statements: readonly Statement[], request: Request): boolean =>
   !statements.some((s) => s.Effect === 'Deny' && statementMatches(s, request)) &&
   statements.some((s) => s.Effect === 'Allow' && statementMatches(s, request));
+
+/** Every statement of the identity policies of the role of the function `id` (a route or a trigger). */
+export const functionStatements = ({ stack, template }: Synthesized, id: string): Statement[] => {
+  const fn = stack.functions[id];
+  if (!fn) throw new Error(`No function ${id}`);
+  return statementsOfRole(template, logicalIdOf(stack, fn.role));
+};
+
+/**
+ * A function role's DynamoDB and KMS permissions as sorted lines `<action> <resource>[ <key patterns>]`,
+ * tables named by their key (`healthRecords/index/byOwner` for an index) and customer-managed keys as
+ * `<table key> key`. A Deny, or a statement on anything else, throws.
+ */
+export function dataPermissions(synth: Synthesized, id: string): string[] {
+  const { stack } = synth;
+  const tables = new Map(TABLE_KEYS.map((key) => [logicalIdOf(stack, stack.tables.table(key)), key]));
+  const keys = new Map(
+    TABLE_KEYS.flatMap((key) => {
+      const encryptionKey = stack.tables.encryptionKey(key);
+      return encryptionKey ? [[logicalIdOf(stack, encryptionKey), key] as const] : [];
+    }),
+  );
+  const nameOf = (resource: string): string | undefined => {
+    const match = /^\$\{([A-Za-z0-9]+)\.Arn\}(\/index\/[A-Za-z0-9_.-]+)?$/.exec(resource);
+    if (!match?.[1]) return undefined;
+    const table = tables.get(match[1]);
+    if (table) return `${table}${match[2] ?? ''}`;
+    const keyOf = keys.get(match[1]);
+    return keyOf && !match[2] ? `${keyOf} key` : undefined;
+  };
+  return functionStatements(synth, id)
+    .filter((statement) => actionsOf(statement).some((action) => /^(dynamodb|kms):/.test(action)))
+    .flatMap((statement) => {
+      if (statement.Effect !== 'Allow') throw new Error(`${id}: a ${statement.Effect} statement`);
+      const patterns = leadingKeyPatterns(statement);
+      return actionsOf(statement).flatMap((action) =>
+        resourcesOfStatement(statement).map((resource) => {
+          const name = nameOf(flatten(resource));
+          if (!name) throw new Error(`${id}: ${action} on something else: ${flatten(resource)}`);
+          return [action, name, ...(patterns ? [[...patterns].sort().join(' | ')] : [])].join(' ');
+        }),
+      );
+    })
+    .sort();
+}
+
+/** `<action> <resource>` for each action, as `dataPermissions` writes them. */
+export const permissionLines = (actions: readonly string[], resource: string): string[] =>
+  actions.map((action) => `${action} ${resource}`);
+
+/**
+ * What a role needs on a table's customer-managed key, written out here rather than imported from the
+ * construct, so a change there shows up as a failed test: reading, and writing on top.
+ */
+export const KEY_READ = ['kms:Decrypt', 'kms:DescribeKey'];
+export const KEY_WRITE = [
+  ...KEY_READ,
+  'kms:Encrypt',
+  'kms:GenerateDataKey',
+  'kms:GenerateDataKeyWithoutPlaintext',
+  'kms:ReEncryptFrom',
+  'kms:ReEncryptTo',
+];
