@@ -112,6 +112,8 @@ export const AUDIT_MESSAGES = {
   type: 'Type must be an audit event type',
   /** A 503 when the event cannot be written: what it would record was not done (or shown). */
   unavailable: 'This could not be recorded in the audit log, so it was not done. Please try again.',
+  /** A 503 when a change that was made already (an invitation) could not be recorded after it. */
+  unrecorded: 'This was done, but it could not be recorded in the audit log.',
 } as const;
 
 /** GET /internal/v1/admin/audit query string. */

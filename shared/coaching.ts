@@ -8,12 +8,12 @@ import { emailSchema, userIdSchema } from './schemas';
 
 /** A coach note: 1 to 2000 characters (SPEC-2 section 2). */
 export const COACH_NOTE_MAX = 2000;
-/** The newest notes a thread shows (the rest stay stored; docs/decisions/042-coaching.md). */
+/** The newest notes a thread shows (the rest stay stored; docs/decisions/042-coaching-and-audit.md). */
 export const NOTES_SHOWN = 100;
 /** "Readings outside target in the last 7 days": the last 7 UTC calendar days, today included. */
 export const OUT_OF_TARGET_WINDOW_DAYS = 7;
 
-/** Not worded by SPEC-2; in its tone (docs/decisions/042-coaching.md). */
+/** Not worded by SPEC-2; in its tone (docs/decisions/042-coaching-and-audit.md). */
 export const COACHING_MESSAGES = {
   noteText: 'Note must be 1 to 2000 characters',
   notACoach: 'Coach must be a member of coaches',

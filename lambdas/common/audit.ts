@@ -81,9 +81,14 @@ export const auditTransactItem = (origin: RequestOrigin, record: AuditRecord): T
 
 /**
  * Writes the event. When it cannot be written the request fails with 503: nothing that should have
- * been recorded is answered unrecorded (a coach's read shows nothing).
+ * been recorded is answered unrecorded (a coach's read shows nothing). `message` says otherwise
+ * when the change was made before its event (AUDIT_MESSAGES.unrecorded).
  */
-export const recordAudit = async (origin: RequestOrigin, record: AuditRecord): Promise<void> => {
+export const recordAudit = async (
+  origin: RequestOrigin,
+  record: AuditRecord,
+  message: string = AUDIT_MESSAGES.unavailable,
+): Promise<void> => {
   try {
     await ddb.send(
       new PutCommand({
@@ -97,6 +102,6 @@ export const recordAudit = async (origin: RequestOrigin, record: AuditRecord): P
       type: record.type,
       errorName: error instanceof Error ? error.name : typeof error,
     });
-    throw new ServiceUnavailable(AUDIT_MESSAGES.unavailable);
+    throw new ServiceUnavailable(message);
   }
 };

@@ -516,3 +516,22 @@ describe('a read that cannot be recorded', () => {
     expect((await call(d, 'GET', `/v1/coach/clients/${u.userId}/measurements`)).status).toBe(200);
   });
 });
+
+describe('at the same time', () => {
+  it('eight entries and a note on one client at once all succeed (each updates the client state)', async () => {
+    const writes = [
+      ...Array.from({ length: 8 }, (_, i) =>
+        call(u, 'POST', '/v1/measurements', {
+          type: 'weight',
+          value: 70 + i / 10,
+          takenAt: minutesAgo(i + 1),
+        }),
+      ),
+      call(d, 'POST', `/v1/coach/clients/${u.userId}/notes`, { text: 'Nice and steady this week.' }),
+    ];
+    const answers = await Promise.all(writes);
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201, 201, 201, 201, 201, 201]);
+    const weights = await call<Page<Measurement>>(u, 'GET', '/v1/measurements?type=weight');
+    expect(weights.body.items).toHaveLength(8);
+  });
+});

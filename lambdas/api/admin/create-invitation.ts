@@ -1,4 +1,5 @@
 /** POST /internal/v1/admin/invitations: invites an email with roles (default users). */
+import { AUDIT_MESSAGES } from '../../../shared/audit';
 import { createInvitationRequestSchema } from '../../../shared/schemas';
 import { originOf, recordAudit } from '../../common/audit';
 import { created, httpHandler } from '../../common/http';
@@ -10,11 +11,15 @@ export const handler = httpHandler(
   async ({ body, caller, event }) => {
     const invitation = await invite({ email: body.email, roles: body.roles, createdBy: caller.sub });
     // An invitation is keyed by its email: that is its id in the log (never the code).
-    await recordAudit(originOf(event), {
-      type: 'invitation.created',
-      actorId: caller.sub,
-      details: { email: invitation.email, roles: invitation.roles },
-    });
+    await recordAudit(
+      originOf(event),
+      {
+        type: 'invitation.created',
+        actorId: caller.sub,
+        details: { email: invitation.email, roles: invitation.roles },
+      },
+      AUDIT_MESSAGES.unrecorded,
+    );
     return created(toInvitation(invitation));
   },
 );

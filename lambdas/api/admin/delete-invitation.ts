@@ -3,6 +3,7 @@
  * an unfinished activation may have reserved for it, so the email can be invited again. Activated
  * invitations stay.
  */
+import { AUDIT_MESSAGES } from '../../../shared/audit';
 import { API_MESSAGES } from '../../../shared/messages';
 import { normalizedEmailSchema } from '../../../shared/schemas';
 import { originOf, recordAudit } from '../../common/audit';
@@ -30,10 +31,10 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
   }
   // An activation that checked the code but never registered a passkey reserved a Cognito user.
   if (deleted.invitation.cognitoUsername) await deleteReservedUser(deleted.invitation.cognitoUsername);
-  await recordAudit(originOf(event), {
-    type: 'invitation.deleted',
-    actorId: caller.sub,
-    details: { email: parsed.data },
-  });
+  await recordAudit(
+    originOf(event),
+    { type: 'invitation.deleted', actorId: caller.sub, details: { email: parsed.data } },
+    AUDIT_MESSAGES.unrecorded,
+  );
   return noContent();
 });

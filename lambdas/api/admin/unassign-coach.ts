@@ -7,7 +7,7 @@ import { COACHING_MESSAGES } from '../../../shared/coaching';
 import { userIdSchema } from '../../../shared/schemas';
 import { auditTransactItem, originOf } from '../../common/audit';
 import { findPoolMember } from '../../common/cognito-users';
-import { NotFound } from '../../common/errors';
+import { Conflict, NotFound } from '../../common/errors';
 import { httpHandler, noContent } from '../../common/http';
 import { getClientState, unassignCoach } from '../../common/repositories/coaching';
 
@@ -31,5 +31,5 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
     });
     if (await unassignCoach(userId, state.coachId, audit)) return noContent();
   }
-  return noContent();
+  throw new Conflict(COACHING_MESSAGES.assignmentChanged);
 });

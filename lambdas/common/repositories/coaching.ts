@@ -9,11 +9,10 @@ import {
   type BatchGetCommandOutput,
   GetCommand,
   QueryCommand,
-  TransactWriteCommand,
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { NOTES_SHOWN, OUT_OF_TARGET_WINDOW_DAYS, type CoachNote } from '../../../shared/coaching';
-import { ddb, type TransactItem } from '../aws';
+import { ddb, transactWrite, type TransactItem } from '../aws';
 import { tableName } from '../env';
 
 const table = () => tableName('coaching');
@@ -128,28 +127,26 @@ export const assignCoach = async (
 ): Promise<boolean> => {
   const sameCoach = previous?.coachId === coachId;
   try {
-    await ddb.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: table(),
-              Key: stateKey(clientId),
-              UpdateExpression: `SET clientId = :client, coachId = :coach, assignedAt = :at${sameCoach ? '' : ' REMOVE lastNoteAt'}`,
-              ConditionExpression:
-                previous?.coachId === undefined ? 'attribute_not_exists(coachId)' : 'coachId = :previous',
-              ExpressionAttributeValues: {
-                ':client': clientId,
-                ':coach': coachId,
-                ':at': at,
-                ...(previous?.coachId !== undefined && { ':previous': previous.coachId }),
-              },
+    await transactWrite({
+      TransactItems: [
+        {
+          Update: {
+            TableName: table(),
+            Key: stateKey(clientId),
+            UpdateExpression: `SET clientId = :client, coachId = :coach, assignedAt = :at${sameCoach ? '' : ' REMOVE lastNoteAt'}`,
+            ConditionExpression:
+              previous?.coachId === undefined ? 'attribute_not_exists(coachId)' : 'coachId = :previous',
+            ExpressionAttributeValues: {
+              ':client': clientId,
+              ':coach': coachId,
+              ':at': at,
+              ...(previous?.coachId !== undefined && { ':previous': previous.coachId }),
             },
           },
-          audit,
-        ],
-      }),
-    );
+        },
+        audit,
+      ],
+    });
     return true;
   } catch (error) {
     if (error instanceof TransactionCanceledException) return false;
@@ -164,22 +161,20 @@ export const unassignCoach = async (
   audit: TransactItem,
 ): Promise<boolean> => {
   try {
-    await ddb.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: table(),
-              Key: stateKey(clientId),
-              UpdateExpression: 'REMOVE coachId, assignedAt, lastNoteAt',
-              ConditionExpression: 'coachId = :coach',
-              ExpressionAttributeValues: { ':coach': coachId },
-            },
+    await transactWrite({
+      TransactItems: [
+        {
+          Update: {
+            TableName: table(),
+            Key: stateKey(clientId),
+            UpdateExpression: 'REMOVE coachId, assignedAt, lastNoteAt',
+            ConditionExpression: 'coachId = :coach',
+            ExpressionAttributeValues: { ':coach': coachId },
           },
-          audit,
-        ],
-      }),
-    );
+        },
+        audit,
+      ],
+    });
     return true;
   } catch (error) {
     if (error instanceof TransactionCanceledException) return false;
@@ -246,29 +241,27 @@ const storedNote = ({ coachId, ...note }: CoachNote) => ({
  */
 export const putNote = async (note: CoachNote, audit: TransactItem): Promise<boolean> => {
   try {
-    await ddb.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: table(),
-              Item: storedNote(note),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
+    await transactWrite({
+      TransactItems: [
+        {
+          Put: {
+            TableName: table(),
+            Item: storedNote(note),
+            ConditionExpression: 'attribute_not_exists(pk)',
           },
-          {
-            Update: {
-              TableName: table(),
-              Key: stateKey(note.clientId),
-              UpdateExpression: 'SET lastNoteAt = :at',
-              ConditionExpression: 'coachId = :coach',
-              ExpressionAttributeValues: { ':at': note.createdAt, ':coach': note.coachId },
-            },
+        },
+        {
+          Update: {
+            TableName: table(),
+            Key: stateKey(note.clientId),
+            UpdateExpression: 'SET lastNoteAt = :at',
+            ConditionExpression: 'coachId = :coach',
+            ExpressionAttributeValues: { ':at': note.createdAt, ':coach': note.coachId },
           },
-          audit,
-        ],
-      }),
-    );
+        },
+        audit,
+      ],
+    });
     return true;
   } catch (error) {
     if (error instanceof TransactionCanceledException || error instanceof ConditionalCheckFailedException)

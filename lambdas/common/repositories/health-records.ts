@@ -4,13 +4,8 @@
  * or writes only that person's partitions; there is no Scan and no filter over other people's items.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
-import { ddb, type TransactItem } from '../aws';
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ddb, transactWrite, type TransactItem } from '../aws';
 import { decodeCursor, encodeCursor, type PageKey } from '../cursor';
 import { tableName } from '../env';
 import { BadRequest } from '../errors';
@@ -80,16 +75,14 @@ export const putRecord = async (
   record: RecordToStore,
   withItems: readonly TransactItem[] = [],
 ): Promise<void> => {
-  await ddb.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        ...recordItems(category, record).map((Item) => ({
-          Put: { TableName: table(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
-        })),
-        ...withItems,
-      ],
-    }),
-  );
+  await transactWrite({
+    TransactItems: [
+      ...recordItems(category, record).map((Item) => ({
+        Put: { TableName: table(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
+      })),
+      ...withItems,
+    ],
+  });
 };
 
 const withoutKeys = (item: Record<string, unknown>): Record<string, unknown> => {
@@ -206,27 +199,25 @@ export const deleteRecord = async (
   const countedDay =
     item.outOfTargetDay !== undefined ? windowDayOf(item.outOfTargetDay, new Date()) : undefined;
   try {
-    await ddb.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: table(),
-              Key: { pk: referenceKey(userId), sk: id },
-              ConditionExpression: 'attribute_exists(pk)',
-            },
+    await transactWrite({
+      TransactItems: [
+        {
+          Delete: {
+            TableName: table(),
+            Key: { pk: referenceKey(userId), sk: id },
+            ConditionExpression: 'attribute_exists(pk)',
           },
-          {
-            Delete: {
-              TableName: table(),
-              Key: { pk: item.targetPk, sk: item.targetSk },
-              ConditionExpression: 'attribute_exists(pk)',
-            },
+        },
+        {
+          Delete: {
+            TableName: table(),
+            Key: { pk: item.targetPk, sk: item.targetSk },
+            ConditionExpression: 'attribute_exists(pk)',
           },
-          ...(countedDay !== undefined ? [entryDeletedSummaryItem(userId, countedDay)] : []),
-        ],
-      }),
-    );
+        },
+        ...(countedDay !== undefined ? [entryDeletedSummaryItem(userId, countedDay)] : []),
+      ],
+    });
     return true;
   } catch (error) {
     // Deleted meanwhile (a double click, two tabs): gone either way, and this call did not do it.
