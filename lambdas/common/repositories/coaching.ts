@@ -12,7 +12,8 @@ import {
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { NOTES_SHOWN, OUT_OF_TARGET_WINDOW_DAYS, type CoachNote } from '../../../shared/coaching';
-import { ddb, transactWrite, type TransactItem } from '../aws';
+import { ddb, type TransactItem } from '../aws';
+import { transactWrite } from '../transactions';
 import { tableName } from '../env';
 
 const table = () => tableName('coaching');

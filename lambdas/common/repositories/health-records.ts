@@ -5,7 +5,8 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ddb, transactWrite, type TransactItem } from '../aws';
+import { ddb, type TransactItem } from '../aws';
+import { transactWrite } from '../transactions';
 import { decodeCursor, encodeCursor, type PageKey } from '../cursor';
 import { tableName } from '../env';
 import { BadRequest } from '../errors';

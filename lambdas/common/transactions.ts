@@ -1,0 +1,33 @@
+/** DynamoDB transactions that may meet another one on a shared item. */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ddb } from './aws';
+
+/**
+ * Whether a cancelled transaction only collided with another one on the same item (DynamoDB's
+ * `TransactionConflict`), with no condition failing: trying again is safe and will usually succeed.
+ */
+const onlyConflicted = (error: unknown): boolean => {
+  if (!(error instanceof TransactionCanceledException)) return false;
+  const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+  return codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
+};
+
+const TRANSACTION_ATTEMPTS = 4;
+
+/**
+ * Commits a transaction, trying again (with a short random pause) when it only collided with another
+ * transaction on a shared item, such as the client's coaching state that every health write updates.
+ * A failed condition is never retried: the caller sees it as before.
+ */
+export const transactWrite = async (input: TransactWriteCommandInput): Promise<void> => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await ddb.send(new TransactWriteCommand(input));
+      return;
+    } catch (error) {
+      if (attempt >= TRANSACTION_ATTEMPTS || !onlyConflicted(error)) throw error;
+      await new Promise((done) => setTimeout(done, Math.random() * 25 * 2 ** attempt));
+    }
+  }
+};
