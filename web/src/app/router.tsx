@@ -5,7 +5,10 @@ import { paths } from '../config/paths';
 import { GuestOnly, RequireAuth, RequireRole } from './guards';
 import { RouteError } from './route-error';
 
-/** A lazily loaded route module: each page is its own chunk. */
+/**
+ * A page from a lazily loaded route module: a chunk of its own, or one shared by pages that belong
+ * together (routes/health, routes/coaching, routes/admin: docs/decisions/043-coaching-screens.md).
+ */
 const page =
   <Module,>(load: () => Promise<Module>, pick: (module: Module) => ComponentType) =>
   async () => ({ Component: pick(await load()) });
@@ -68,7 +71,7 @@ export const routes: RouteObject[] = [
                   {
                     path: paths.users,
                     lazy: page(
-                      () => import('../features/user-management/user-management-page'),
+                      () => import('./routes/admin'),
                       (m) => m.UserManagementPage,
                     ),
                   },
@@ -79,6 +82,13 @@ export const routes: RouteObject[] = [
                       (m) => m.SettingsPage,
                     ),
                   },
+                  {
+                    path: paths.audit,
+                    lazy: page(
+                      () => import('./routes/admin'),
+                      (m) => m.AuditRoute,
+                    ),
+                  },
                 ],
               },
               {
@@ -87,8 +97,15 @@ export const routes: RouteObject[] = [
                   {
                     path: paths.clients,
                     lazy: page(
-                      () => import('../features/clients/clients-page'),
+                      () => import('./routes/coaching'),
                       (m) => m.ClientsPage,
+                    ),
+                  },
+                  {
+                    path: paths.clientDetail,
+                    lazy: page(
+                      () => import('./routes/coaching'),
+                      (m) => m.ClientDetailRoute,
                     ),
                   },
                 ],
@@ -111,7 +128,7 @@ export const routes: RouteObject[] = [
                   {
                     path: paths.coach,
                     lazy: page(
-                      () => import('./routes/placeholders'),
+                      () => import('./routes/coaching'),
                       (m) => m.MyCoachPage,
                     ),
                   },

@@ -2,21 +2,11 @@
  * The one way the SPA calls the product API (SPEC sections 7 and 8): JSON both ways, the id
  * token as a bearer, error text from the answer, and every answer checked against a shared schema.
  */
-import { RETRYABLE_STATUS_CODES } from '../../../shared/constants';
 import { apiErrorFallback, MESSAGES } from '../../../shared/messages';
 import type { WireSchema } from '../../../shared/schemas';
 import { getWebConfig } from '../config/web-config';
+import { ApiError } from './api-error';
 import { getIdToken } from './auth/cognito';
-
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** The answer did not have the shape the contract promises. */
 export class UnexpectedResponseError extends Error {
@@ -97,13 +87,4 @@ export const validateRequest = <Output>(schema: WireSchema<Output>, body: unknow
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'Invalid request');
   return parsed.data;
-};
-
-/**
- * Worth one more try (SPEC section 8): throttling and server-side failures, and network errors
- * (fetch rejects with a TypeError). A 4xx answer will not change on a retry.
- */
-export const isRetryableError = (error: unknown): boolean => {
-  if (error instanceof ApiError) return RETRYABLE_STATUS_CODES.includes(error.status);
-  return error instanceof TypeError;
 };

@@ -5,7 +5,8 @@
  */
 import { MESSAGES } from '../../../shared/messages';
 import { getWebConfig } from '../config/web-config';
-import { ApiError, errorText } from './api-client';
+import { errorText } from './api-client';
+import { ApiError } from './api-error';
 import { getIdToken } from './auth/cognito';
 
 /** Long enough for every browser to start reading the blob before the URL is revoked. */

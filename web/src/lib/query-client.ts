@@ -5,7 +5,7 @@ import {
   QUERY_RETRY,
   QUERY_STALE_TIME_MS,
 } from '../../../shared/constants';
-import { isRetryableError } from './api-client';
+import { isRetryableError } from './api-error';
 import { retryDelay } from './retry-delay';
 
 /** TanStack Query calls `retryDelay(failureCount, error)`; the backoff only needs the count. */

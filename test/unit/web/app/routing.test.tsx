@@ -52,6 +52,8 @@ describe('routes and guards', () => {
     ['/dashboard/clients', ['user', 'admin'] as const],
     ['/dashboard/assessments', ['user'] as const],
     ['/dashboard/coach', ['admin', 'coach'] as const],
+    ['/dashboard/audit', ['user', 'coach'] as const],
+    ['/dashboard/clients/11111111-1111-4111-8111-111111111111', ['user', 'admin'] as const],
   ])('sends someone without the role from %s to Access Denied', async (path, roles) => {
     cognito.givenSession(sessionUser([...roles]));
     const app = renderApp(path);
@@ -66,6 +68,7 @@ describe('routes and guards', () => {
     ['/dashboard/assessments', ['coach'] as const, 'Assessments'],
     ['/dashboard/assessments', ['admin'] as const, 'Assessments'],
     ['/dashboard/coach', ['user'] as const, 'My Coach'],
+    ['/dashboard/audit', ['admin'] as const, 'Audit Log'],
     ['/dashboard/health', ['coach'] as const, 'Health Overview'],
     ['/dashboard/metrics', ['admin'] as const, 'Metrics & Analytics'],
     ['/dashboard/profile', ['user'] as const, 'Profile'],

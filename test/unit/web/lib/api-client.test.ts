@@ -1,12 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { MESSAGES } from '../../../../shared/messages';
-import {
-  ApiError,
-  apiRequest,
-  isRetryableError,
-  UnexpectedResponseError,
-} from '../../../../web/src/lib/api-client';
+import { apiRequest, UnexpectedResponseError } from '../../../../web/src/lib/api-client';
+import { ApiError, isRetryableError } from '../../../../web/src/lib/api-error';
 import * as cognito from '../support/cognito-mock';
 import { fakeApi, json } from '../support/fake-api';
 

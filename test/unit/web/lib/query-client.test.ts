@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../../web/src/lib/api-client';
+import { ApiError } from '../../../../web/src/lib/api-error';
 import { createQueryClient } from '../../../../web/src/lib/query-client';
 
 vi.mock('../../../../web/src/lib/auth/cognito', () => import('../support/cognito-mock'));

@@ -1,3 +1,5 @@
+import type { AuditEvent } from '../../../../shared/audit';
+import type { CoachClient, CoachNote } from '../../../../shared/coaching';
 import type { Role } from '../../../../shared/constants';
 import { MEASUREMENTS } from '../../../../shared/health';
 import type { HealthLog, Measurement } from '../../../../shared/health-schemas';
@@ -184,5 +186,43 @@ export const sleepLog = (overrides: Partial<LogOf<'sleep'>> = {}): LogOf<'sleep'
   start: '2025-02-28T23:00:00.000Z',
   end: '2025-03-01T06:30:00.000Z',
   quality: 4,
+  ...overrides,
+});
+
+/** A client as GET /v1/coach/clients lists it. */
+export const coachClient = (overrides: Partial<CoachClient> = {}): CoachClient => ({
+  userId: '3d4e5f60-7182-4394-a5b6-c7d8e9f0a1b2',
+  email: 'alex@example.com',
+  preferredName: 'Alex',
+  familyName: 'Rivera',
+  lastEntryAt: '2025-03-01T07:30:00.000Z',
+  outOfTarget7d: 0,
+  pendingReview: false,
+  ...overrides,
+});
+
+/** A coach note as the notes routes answer it. */
+export const coachNote = (overrides: Partial<CoachNote> = {}): CoachNote => ({
+  noteId: nextId(),
+  clientId: '3d4e5f60-7182-4394-a5b6-c7d8e9f0a1b2',
+  coachId: USER_ID,
+  coachName: 'Casey Jordan',
+  text: 'Great week: keep the evening walks.',
+  createdAt: '2025-03-02T09:00:00.000Z',
+  ...overrides,
+});
+
+/** An audit event as the audit routes answer it. */
+export const auditEvent = (overrides: Partial<AuditEvent> = {}): AuditEvent => ({
+  eventId: nextId(),
+  at: '2025-03-02T09:00:00.000Z',
+  type: 'signin.succeeded',
+  actorId: USER_ID,
+  subjectId: USER_ID,
+  outcome: 'success',
+  ip: '203.0.113.7',
+  userAgent:
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36',
+  details: {},
   ...overrides,
 });

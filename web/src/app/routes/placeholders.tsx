@@ -14,7 +14,3 @@ export function AssessmentsPage() {
     />
   );
 }
-
-export function MyCoachPage() {
-  return <PlaceholderPage title="My Coach" description="Messages and sessions with your coach." />;
-}

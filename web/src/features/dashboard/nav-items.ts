@@ -13,7 +13,7 @@ export interface NavItem {
 
 const ANY: readonly Role[] = ['user', 'coach', 'admin'];
 
-/** Sidebar items in SPEC order, with the roles that see them (SPEC sections 2 and 6). */
+/** Sidebar items in SPEC order, with the roles that see them (SPEC sections 2 and 6; SPEC-2 section 4). */
 export const NAV_ITEMS: readonly NavItem[] = [
   {
     label: 'User Management',
@@ -28,6 +28,13 @@ export const NAV_ITEMS: readonly NavItem[] = [
     icon: 'settings',
     roles: ['admin'],
     description: 'Platform configuration.',
+  },
+  {
+    label: 'Audit Log',
+    to: paths.audit,
+    icon: 'key',
+    roles: ['admin'],
+    description: 'Sign-ins and security events.',
   },
   {
     label: 'My Clients',

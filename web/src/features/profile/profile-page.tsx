@@ -9,6 +9,7 @@ import { reloadPage } from '../../lib/browser';
 import { errorMessage } from '../../lib/errors';
 import { ROLE_LABELS } from '../../lib/role-labels';
 import { useProfile } from './api/get-profile';
+import { RecentActivity } from './components/recent-activity';
 import { ProfileForm } from './profile-form';
 import { ProfileSection, ProfileView } from './profile-view';
 
@@ -50,6 +51,7 @@ export function ProfilePage() {
           <ProfileView profile={profile.data} />
         )}
         <AccountInformation profile={profile.data} />
+        <RecentActivity />
       </div>
     </>
   );

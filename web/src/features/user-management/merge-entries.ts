@@ -1,6 +1,7 @@
 import type { Role } from '../../../../shared/constants';
 import { rolesFromClaim } from '../../../../shared/roles';
 import type { AdminUserListItem, Invitation } from '../../../../shared/schemas';
+import { fullName } from '../../lib/format';
 
 export type EntryStatus = 'pending' | 'activated';
 
@@ -13,9 +14,9 @@ export interface UserEntry {
   roles: Role[];
   createdAt: string;
   activationCode?: string;
+  /** A client's coach (SPEC-2 section 2). */
+  coachId?: string;
 }
-
-const fullName = (user: AdminUserListItem) => [user.preferredName, user.familyName].filter(Boolean).join(' ');
 
 /**
  * The merged admin list of SPEC section 3: every user is an 'activated' entry; a pending
@@ -38,6 +39,7 @@ export const mergeEntries = (
       roles: rolesFromClaim(user.roles),
       createdAt: user.createdAt,
       ...(invitation ? { activationCode: invitation.activationCode } : {}),
+      ...(user.coachId ? { coachId: user.coachId } : {}),
     };
   });
   const pending = invitations

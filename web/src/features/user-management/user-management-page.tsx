@@ -5,9 +5,11 @@ import { PageHeader } from '../../components/page-header';
 import { Spinner } from '../../components/spinner';
 import { StatCard } from '../../components/stat-card';
 import { errorMessage } from '../../lib/errors';
+import { fullName } from '../../lib/format';
 import { useDeleteInvitation } from './api/delete-invitation';
 import { useInvitations } from './api/get-invitations';
 import { useUsers } from './api/get-users';
+import { AssignCoachModal, type CoachChoice } from './components/assign-coach-modal';
 import { InviteModal } from './components/invite-modal';
 import { UserTable } from './components/user-table';
 import { PANEL_ID, tabId, UserTabs, type TabId } from './components/user-tabs';
@@ -20,14 +22,30 @@ export function UserManagementPage() {
   const [tab, setTab] = useState<TabId>('all');
   const [inviting, setInviting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [assigning, setAssigning] = useState<UserEntry | null>(null);
+  const [status, setStatus] = useState('');
   const entries = useMemo(
     () => mergeEntries(users.data ?? [], invitations.data ?? []),
     [users.data, invitations.data],
+  );
+  // Coaches come from the same list: members of `coaches`, named by name, else email.
+  const coaches = useMemo(
+    () =>
+      (users.data ?? [])
+        .filter((user) => user.roles.includes('coaches'))
+        .map((user): CoachChoice => ({ userId: user.userId, name: fullName(user), email: user.email }))
+        .sort((a, b) => (a.name || a.email).localeCompare(b.name || b.email)),
+    [users.data],
+  );
+  const coachNames = useMemo(
+    () => new Map((users.data ?? []).map((user) => [user.userId, fullName(user) || user.email])),
+    [users.data],
   );
 
   const onDelete = (entry: UserEntry) => {
     if (!window.confirm(confirmDeleteInvitation(entry.email))) return;
     setDeleteError(null);
+    setStatus('');
     remove.mutate(entry.email, {
       onError: (error) => setDeleteError(errorMessage(error, MESSAGES.deleteInvitationFallback)),
     });
@@ -58,6 +76,9 @@ export function UserManagementPage() {
           <p>{deleteError}</p>
         </Alert>
       )}
+      <p className="save-status" role="status">
+        {status}
+      </p>
       {loadError ? (
         <Alert tone="error" title="Could not load users">
           <p>{errorMessage(loadError, 'Please try again.')}</p>
@@ -86,12 +107,28 @@ export function UserManagementPage() {
                 tab={tab}
                 onDelete={onDelete}
                 deletingEmail={remove.isPending ? remove.variables : null}
+                coachNames={coachNames}
+                onAssignCoach={(entry) => {
+                  setStatus('');
+                  setAssigning(entry);
+                }}
               />
             </div>
           </section>
         </>
       )}
       {inviting && <InviteModal onClose={() => setInviting(false)} />}
+      {assigning && (
+        <AssignCoachModal
+          client={assigning}
+          coaches={coaches.filter((coach) => coach.userId !== assigning.key)}
+          onClose={() => setAssigning(null)}
+          onDone={(message) => {
+            setAssigning(null);
+            setStatus(message);
+          }}
+        />
+      )}
     </>
   );
 }

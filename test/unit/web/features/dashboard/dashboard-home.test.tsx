@@ -69,7 +69,7 @@ describe('dashboard index', () => {
     });
     const app = renderApp('/dashboard');
     await screen.findByRole('heading', { level: 1, name: 'Welcome back, Casey!' });
-    expect(cardTitles('Admin Tools')).toEqual(['User Management', 'System Settings']);
+    expect(cardTitles('Admin Tools')).toEqual(['User Management', 'System Settings', 'Audit Log']);
     await app.user.click(
       within(screen.getByRole('region', { name: 'Admin Tools' })).getAllByRole('link')[0]!,
     );

@@ -38,7 +38,15 @@ describe('dashboard shell', () => {
     [['coach'], ['My Clients', 'Assessments', 'My Health', 'My Metrics', 'Profile'], 'Coach Dashboard'],
     [
       ['admin'],
-      ['User Management', 'System Settings', 'Assessments', 'My Health', 'My Metrics', 'Profile'],
+      [
+        'User Management',
+        'System Settings',
+        'Audit Log',
+        'Assessments',
+        'My Health',
+        'My Metrics',
+        'Profile',
+      ],
       'Admin Dashboard',
     ],
     [
@@ -46,6 +54,7 @@ describe('dashboard shell', () => {
       [
         'User Management',
         'System Settings',
+        'Audit Log',
         'My Clients',
         'Assessments',
         'My Health',

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '../../../../../shared/messages';
 import { reloadPage } from '../../../../../web/src/lib/browser';
 import * as cognito from '../../support/cognito-mock';
-import { completeProfile, sessionUser, USER_ID } from '../../support/factories';
+import { auditEvent, completeProfile, sessionUser, USER_ID } from '../../support/factories';
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 
@@ -24,6 +24,7 @@ describe('Profile page', () => {
     api = fakeApi({
       'GET /v1/users/me': completeProfile(),
       'PUT /v1/users/me': (call) => json(completeProfile(call.body as object)),
+      'GET /v1/users/me/activity': { events: [] },
     });
   });
 
@@ -163,5 +164,82 @@ describe('Profile page', () => {
     renderApp('/dashboard/profile');
     expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.noIdToken);
     await waitFor(() => expect(api.callsTo('GET', '/v1/users/me')).toHaveLength(0));
+  });
+});
+
+describe('Profile page: Recent activity', () => {
+  let api: ReturnType<typeof fakeApi>;
+  const when = (iso: string) =>
+    new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+
+  beforeEach(() => {
+    cognito.givenSession(sessionUser(['user']));
+    api = fakeApi({
+      'GET /v1/users/me': completeProfile(),
+      'GET /v1/users/me/activity': { events: [] },
+    });
+  });
+
+  const open = async () => {
+    renderApp('/dashboard/profile');
+    await screen.findByRole('region', { name: 'Recent activity' });
+    await waitFor(() => expect(screen.queryByText(MESSAGES.loading)).not.toBeInTheDocument());
+    return section('Recent activity');
+  };
+
+  it('lists the last events newest first: what, when, from where, failures marked', async () => {
+    api.set('GET /v1/users/me/activity', {
+      events: [
+        auditEvent({ type: 'passkey.added', at: '2025-03-03T09:00:00.000Z' }),
+        auditEvent({
+          type: 'signin.failed',
+          outcome: 'failure',
+          at: '2025-03-02T09:00:00.000Z',
+          ip: '198.51.100.4',
+          userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Gecko/20100101 Firefox/133.0',
+        }),
+        auditEvent({ type: 'signin.succeeded', at: '2025-03-01T09:00:00.000Z', userAgent: 'curl/8.5.0' }),
+      ],
+    });
+    const activity = await open();
+    expect(api.callsTo('GET', '/v1/users/me/activity')).toHaveLength(1);
+    expect(
+      within(activity.getByRole('list', { name: 'Recent activity, newest first' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      `Passkey added203.0.113.7 · Chrome on macOS${when('2025-03-03T09:00:00.000Z')}`,
+      `Sign-in failedFailed198.51.100.4 · Firefox on Windows${when('2025-03-02T09:00:00.000Z')}`,
+      `Sign-in succeeded203.0.113.7 · curl/8.5.0${when('2025-03-01T09:00:00.000Z')}`,
+    ]);
+  });
+
+  it('cuts a long unknown user agent to 40 characters', async () => {
+    api.set('GET /v1/users/me/activity', {
+      events: [auditEvent({ userAgent: `SomeAgent/1.0 ${'x'.repeat(100)}` })],
+    });
+    const activity = await open();
+    expect(activity.getByText(/^203\.0\.113\.7 · /).textContent).toBe(
+      `203.0.113.7 · SomeAgent/1.0 ${'x'.repeat(25)}…`,
+    );
+  });
+
+  it('says when there is nothing yet', async () => {
+    const activity = await open();
+    expect(activity.getByText('No recent activity.')).toBeInTheDocument();
+  });
+
+  it('explains a failure to load without hiding the profile, and tries again', async () => {
+    let answer = failure(503, 'Service unavailable');
+    api.set('GET /v1/users/me/activity', () => answer.clone());
+    const app = renderApp('/dashboard/profile');
+    const activity = within(await screen.findByRole('region', { name: 'Recent activity' }));
+    expect(
+      await activity.findByText('Could not load your recent activity: Service unavailable'),
+    ).toBeInTheDocument();
+    expect(section('Account Information').getByText('casey@example.com')).toBeInTheDocument();
+    answer = json({ events: [auditEvent({ type: 'data.exported' })] });
+    await app.user.click(activity.getByRole('button', { name: 'Try again' }));
+    expect(await activity.findByText('Data exported')).toBeInTheDocument();
   });
 });

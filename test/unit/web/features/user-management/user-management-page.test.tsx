@@ -79,13 +79,14 @@ describe('User Management', () => {
       within(screen.getByRole('tabpanel'))
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Email', 'Name', 'Status', 'Roles', 'Created', 'Actions']);
+    ).toEqual(['Email', 'Name', 'Status', 'Roles', 'Coach', 'Created', 'Actions']);
     expect(rows()).toEqual([
       [
         'new@example.com',
         'Not set',
         'Pending',
         'Coach',
+        '',
         new Date(PENDING.createdAt).toLocaleDateString(),
         'Delete',
       ],
@@ -94,17 +95,20 @@ describe('User Management', () => {
         'Morgan Lee',
         'Activated',
         'Coach',
+        '',
         new Date(COACH.createdAt).toLocaleDateString(),
         '',
       ],
       // The activated invitation lends its email to the user it belongs to and adds no row.
+      // Only a client (a member of users) has a coach, or '—' (read as 'No coach') without one.
       [
         'ALEX@example.com',
         'Alex Rivera',
         'Activated',
         'User',
+        '—No coach',
         new Date(ACTIVE.createdAt).toLocaleDateString(),
-        '',
+        'Assign coach',
       ],
     ]);
   });

@@ -28,7 +28,7 @@ export function DashboardHome({ greetingName, roles }: DashboardHomeProps) {
         description="Here is where your coaching and health tools live."
       />
       {roles.includes('admin') && (
-        <CardGroup title="Admin Tools" items={byLabel('User Management', 'System Settings')} />
+        <CardGroup title="Admin Tools" items={byLabel('User Management', 'System Settings', 'Audit Log')} />
       )}
       {roles.includes('coach') && (
         <CardGroup title="Coach Tools" items={byLabel('My Clients', 'Assessments')} />

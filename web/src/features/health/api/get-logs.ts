@@ -3,9 +3,13 @@ import { LIST_LIMIT, type LogKind } from '../../../../../shared/health';
 import { logPageSchema, type HealthLog, type LogPage } from '../../../../../shared/health-schemas';
 import { apiRequest } from '../../../lib/api-client';
 import { collectPages, listPath, type Collected } from './list-pages';
+import { OWN_RECORDS, type RecordSource } from './record-source';
 
-/** Every daily-log query starts with this key. */
+/** Every query of the person's own daily logs starts with this key. */
 export const logsQueryKey = ['health', 'logs'] as const;
+
+/** `logsQueryKey` for the person's own; a client's start with the client's id. */
+const logsKeyOf = (source: RecordSource) => [...source.keyPrefix, 'logs'];
 
 export interface LogListQuery {
   kind?: LogKind;
@@ -15,15 +19,22 @@ export interface LogListQuery {
   cursor?: string;
 }
 
-/** One page of GET /v1/logs, newest first. */
-export const getLogPage = (query: LogListQuery): Promise<LogPage> =>
-  apiRequest(listPath('/v1/logs', { ...query }), { schema: logPageSchema });
+/** One page of GET {base}/logs, newest first. */
+export const getLogPage = (query: LogListQuery, source: RecordSource = OWN_RECORDS): Promise<LogPage> =>
+  apiRequest(listPath(`${source.basePath}/logs`, { ...query }), { schema: logPageSchema });
 
 /** Every meal, activity and sleep logged since `from` (bounded: see `collectPages`). */
-export const getLogsSince = (from: string): Promise<Collected<HealthLog>> =>
-  collectPages((cursor) => getLogPage({ from, limit: LIST_LIMIT.max, cursor }));
+export const getLogsSince = (
+  from: string,
+  source: RecordSource = OWN_RECORDS,
+): Promise<Collected<HealthLog>> =>
+  collectPages((cursor) => getLogPage({ from, limit: LIST_LIMIT.max, cursor }, source));
 
-export const logsSinceQueryOptions = (from: string) =>
-  queryOptions({ queryKey: [...logsQueryKey, 'since', from], queryFn: () => getLogsSince(from) });
+export const logsSinceQueryOptions = (from: string, source: RecordSource = OWN_RECORDS) =>
+  queryOptions({
+    queryKey: [...logsKeyOf(source), 'since', from],
+    queryFn: () => getLogsSince(from, source),
+  });
 
-export const useLogsSince = (from: string) => useQuery(logsSinceQueryOptions(from));
+export const useLogsSince = (from: string, source: RecordSource = OWN_RECORDS) =>
+  useQuery(logsSinceQueryOptions(from, source));

@@ -7,9 +7,13 @@ import {
 } from '../../../../../shared/health-schemas';
 import { apiRequest } from '../../../lib/api-client';
 import { collectPages, listPath, type Collected } from './list-pages';
+import { OWN_RECORDS, type RecordSource } from './record-source';
 
-/** Every measurement query starts with this key, so one invalidation refreshes them all. */
+/** Every query of the person's own measurements starts with this key, so one invalidation refreshes them all. */
 export const measurementsQueryKey = ['health', 'measurements'] as const;
+
+/** `measurementsQueryKey` for the person's own; a client's start with the client's id. */
+const measurementsKeyOf = (source: RecordSource) => [...source.keyPrefix, 'measurements'];
 
 export interface MeasurementListQuery {
   type?: MeasurementType;
@@ -19,18 +23,25 @@ export interface MeasurementListQuery {
   cursor?: string;
 }
 
-/** One page of GET /v1/measurements, newest `takenAt` first. */
-export const getMeasurementPage = (query: MeasurementListQuery): Promise<MeasurementPage> =>
-  apiRequest(listPath('/v1/measurements', { ...query }), { schema: measurementPageSchema });
+/** One page of GET {base}/measurements, newest `takenAt` first. */
+export const getMeasurementPage = (
+  query: MeasurementListQuery,
+  source: RecordSource = OWN_RECORDS,
+): Promise<MeasurementPage> =>
+  apiRequest(listPath(`${source.basePath}/measurements`, { ...query }), { schema: measurementPageSchema });
 
 /** Every measurement taken since `from` (bounded: see `collectPages`). */
-export const getMeasurementsSince = (from: string): Promise<Collected<Measurement>> =>
-  collectPages((cursor) => getMeasurementPage({ from, limit: LIST_LIMIT.max, cursor }));
+export const getMeasurementsSince = (
+  from: string,
+  source: RecordSource = OWN_RECORDS,
+): Promise<Collected<Measurement>> =>
+  collectPages((cursor) => getMeasurementPage({ from, limit: LIST_LIMIT.max, cursor }, source));
 
-export const measurementsSinceQueryOptions = (from: string) =>
+export const measurementsSinceQueryOptions = (from: string, source: RecordSource = OWN_RECORDS) =>
   queryOptions({
-    queryKey: [...measurementsQueryKey, 'since', from],
-    queryFn: () => getMeasurementsSince(from),
+    queryKey: [...measurementsKeyOf(source), 'since', from],
+    queryFn: () => getMeasurementsSince(from, source),
   });
 
-export const useMeasurementsSince = (from: string) => useQuery(measurementsSinceQueryOptions(from));
+export const useMeasurementsSince = (from: string, source: RecordSource = OWN_RECORDS) =>
+  useQuery(measurementsSinceQueryOptions(from, source));

@@ -15,16 +15,44 @@ interface UserTableProps {
   tab: TabId;
   onDelete: (entry: UserEntry) => void;
   deletingEmail: string | null;
+  /** Names of coaches by user id (name, else email). */
+  coachNames: ReadonlyMap<string, string>;
+  onAssignCoach: (entry: UserEntry) => void;
 }
 
-export function UserTable({ entries, tab, onDelete, deletingEmail }: UserTableProps) {
+/** Only an activated member of `users` has a coach (SPEC-2 section 2). */
+export const isClient = (entry: UserEntry): boolean =>
+  entry.status === 'activated' && entry.roles.includes('user');
+
+function CoachCell({ entry, coachNames }: { entry: UserEntry; coachNames: ReadonlyMap<string, string> }) {
+  if (!isClient(entry)) return null;
+  if (!entry.coachId) {
+    return (
+      <span className="muted">
+        <span aria-hidden="true">—</span>
+        <span className="visually-hidden">No coach</span>
+      </span>
+    );
+  }
+  // A coach missing from the list (no longer a member) still shows as who they are.
+  return <>{coachNames.get(entry.coachId) ?? entry.coachId}</>;
+}
+
+export function UserTable({
+  entries,
+  tab,
+  onDelete,
+  deletingEmail,
+  coachNames,
+  onAssignCoach,
+}: UserTableProps) {
   if (entries.length === 0) return <EmptyState>{EMPTY[tab]}</EmptyState>;
   return (
     <div className="table-scroll" role="region" aria-label="Users" tabIndex={0}>
       <table className="table">
         <thead>
           <tr>
-            {['Email', 'Name', 'Status', 'Roles', 'Created', 'Actions'].map((column) => (
+            {['Email', 'Name', 'Status', 'Roles', 'Coach', 'Created', 'Actions'].map((column) => (
               <th key={column} scope="col">
                 {column}
               </th>
@@ -46,6 +74,9 @@ export function UserTable({ entries, tab, onDelete, deletingEmail }: UserTablePr
                   <span className="muted">None</span>
                 )}
               </td>
+              <td>
+                <CoachCell entry={entry} coachNames={coachNames} />
+              </td>
               <td>{new Date(entry.createdAt).toLocaleDateString()}</td>
               <td>
                 {entry.status === 'pending' && (
@@ -57,6 +88,17 @@ export function UserTable({ entries, tab, onDelete, deletingEmail }: UserTablePr
                     disabled={deletingEmail === entry.email}
                   >
                     {deletingEmail === entry.email ? 'Deleting...' : 'Delete'}
+                  </button>
+                )}
+                {isClient(entry) && (
+                  <button
+                    type="button"
+                    className="button button--secondary button--small"
+                    // Starts with the visible words (WCAG 2.5.3), then says whose coach.
+                    aria-label={`Assign coach for ${entry.email}`}
+                    onClick={() => onAssignCoach(entry)}
+                  >
+                    Assign coach
                   </button>
                 )}
               </td>

@@ -1,0 +1,240 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { AUDIT_EVENT_TYPES, AUDIT_TYPE_LABELS } from '../../../../../shared/audit';
+import { MESSAGES } from '../../../../../shared/messages';
+import * as cognito from '../../support/cognito-mock';
+import { adminUser, auditEvent, completeProfile, sessionUser } from '../../support/factories';
+import { deferred, failure, fakeApi, json } from '../../support/fake-api';
+import { renderApp } from '../../support/render-app';
+
+vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
+vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
+
+const ADMIN = adminUser({
+  userId: '11111111-1111-4111-8111-111111111111',
+  email: 'ada@example.com',
+  preferredName: 'Ada',
+  familyName: 'Admin',
+  roles: ['admins'],
+});
+const CLIENT = adminUser({
+  userId: '22222222-2222-4222-8222-222222222222',
+  email: 'alex@example.com',
+  preferredName: 'Alex',
+  familyName: 'Rivera',
+});
+const UNNAMED = adminUser({ userId: '33333333-3333-4333-8333-333333333333', email: 'zoe@example.com' });
+delete UNNAMED.preferredName;
+delete UNNAMED.familyName;
+const GONE = '44444444-4444-4444-8444-444444444444';
+const AUDIT = '/internal/v1/admin/audit';
+
+const precise = (iso: string) =>
+  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso));
+
+const rows = () =>
+  within(screen.getByRole('table', { name: 'Audit events, newest first' }))
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    );
+
+describe('Audit Log', () => {
+  let api: ReturnType<typeof fakeApi>;
+
+  beforeEach(() => {
+    cognito.givenSession(sessionUser(['admin']));
+    api = fakeApi({
+      'GET /v1/users/me': completeProfile(),
+      'GET /internal/v1/admin/users': { users: [ADMIN, CLIENT, UNNAMED] },
+      [`GET ${AUDIT}`]: { events: [] },
+    });
+  });
+
+  const open = async () => {
+    const app = renderApp('/dashboard/audit');
+    await screen.findByRole('heading', { level: 1, name: 'Audit Log' });
+    await waitFor(() => expect(screen.queryByText(MESSAGES.loading)).not.toBeInTheDocument());
+    return app;
+  };
+
+  it('shows every event in words, naming people from the user list and anyone else by id', async () => {
+    api.set(`GET ${AUDIT}`, {
+      events: [
+        auditEvent({
+          at: '2025-03-02T10:00:05.000Z',
+          type: 'coach.assigned',
+          actorId: ADMIN.userId,
+          subjectId: CLIENT.userId,
+          details: { coachId: GONE, previousCoachId: UNNAMED.userId },
+        }),
+        auditEvent({
+          at: '2025-03-02T09:00:00.000Z',
+          type: 'signin.failed',
+          outcome: 'failure',
+          actorId: undefined,
+          subjectId: GONE,
+          ip: '198.51.100.4',
+          userAgent:
+            'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Version/18.0 Mobile Safari/604.1',
+          details: { reason: 'unknown_credential', clientIds: ['a', 'b'], locked: false },
+        }),
+      ],
+    });
+    await open();
+    expect(
+      within(screen.getByRole('table', { name: 'Audit events, newest first' }))
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Time', 'Event', 'Actor', 'Subject', 'Outcome', 'IP and device', 'Details']);
+    expect(rows()).toEqual([
+      [
+        precise('2025-03-02T10:00:05.000Z'),
+        'Coach assigned',
+        'Ada Adminada@example.com',
+        'Alex Riveraalex@example.com',
+        'Success',
+        '203.0.113.7Chrome on macOS',
+        `coachId: ${GONE}previousCoachId: ${UNNAMED.userId}`,
+      ],
+      [
+        precise('2025-03-02T09:00:00.000Z'),
+        'Sign-in failed',
+        '—None',
+        GONE,
+        'Failure',
+        '198.51.100.4Safari on iOS',
+        'reason: unknown_credentialclientIds: a, blocked: false',
+      ],
+    ]);
+    expect(screen.getByText('2 events shown')).toBeInTheDocument();
+  });
+
+  it('reads the newest page first, 50 events at a time', async () => {
+    await open();
+    expect(api.callsTo('GET', AUDIT).map((call) => call.query)).toEqual([{ limit: '50' }]);
+  });
+
+  it('filters by person, as subject or as actor, and by type', async () => {
+    const app = await open();
+    const person = screen.getByLabelText('Person');
+    expect(
+      within(person)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Anyone', 'Ada Admin (ada@example.com)', 'Alex Rivera (alex@example.com)', 'zoe@example.com']);
+    await app.user.selectOptions(person, 'Alex Rivera (alex@example.com)');
+    await waitFor(() =>
+      expect(api.callsTo('GET', AUDIT).at(-1)?.query).toEqual({ subjectId: CLIENT.userId, limit: '50' }),
+    );
+    expect(screen.getByRole('radio', { name: 'Subject (acted on)' })).toBeChecked();
+
+    await app.user.click(screen.getByRole('radio', { name: 'Actor (did it)' }));
+    await waitFor(() =>
+      expect(api.callsTo('GET', AUDIT).at(-1)?.query).toEqual({ actorId: CLIENT.userId, limit: '50' }),
+    );
+
+    const type = screen.getByLabelText('Event type');
+    expect(
+      within(type)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['All types', ...AUDIT_EVENT_TYPES.map((value) => AUDIT_TYPE_LABELS[value])]);
+    await app.user.selectOptions(type, 'Coach note written');
+    await waitFor(() =>
+      expect(api.callsTo('GET', AUDIT).at(-1)?.query).toEqual({
+        actorId: CLIENT.userId,
+        type: 'note.created',
+        limit: '50',
+      }),
+    );
+
+    await app.user.selectOptions(person, 'Anyone');
+    await waitFor(() =>
+      expect(api.callsTo('GET', AUDIT).at(-1)?.query).toEqual({ type: 'note.created', limit: '50' }),
+    );
+    expect(screen.getByText('No events match these filters.')).toBeInTheDocument();
+  });
+
+  it("follows nextCursor with 'Load more', keeping the filters, until there is no more", async () => {
+    const first = auditEvent({ type: 'passkey.added', at: '2025-03-03T09:00:00.000Z' });
+    const second = auditEvent({ type: 'passkey.removed', at: '2025-03-02T09:00:00.000Z' });
+    api.set(`GET ${AUDIT}`, (call) =>
+      json(call.query.cursor === 'page-2' ? { events: [second] } : { events: [first], nextCursor: 'page-2' }),
+    );
+    const app = await open();
+    await app.user.selectOptions(screen.getByLabelText('Event type'), 'Passkey added');
+    await screen.findByText('1 event shown');
+
+    await app.user.click(screen.getByRole('button', { name: 'Load more' }));
+    await screen.findByText('2 events shown');
+    expect(rows().map((row) => row[1])).toEqual(['Passkey added', 'Passkey removed']);
+    expect(api.callsTo('GET', AUDIT).at(-1)?.query).toEqual({
+      type: 'passkey.added',
+      limit: '50',
+      cursor: 'page-2',
+    });
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it("shows 'Loading...' on the button while the next page loads", async () => {
+    const next = deferred<Response>();
+    api.set(`GET ${AUDIT}`, (call) =>
+      call.query.cursor ? next.promise : json({ events: [auditEvent()], nextCursor: 'page-2' }),
+    );
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByRole('button', { name: 'Loading...' })).toBeDisabled();
+    next.resolve(json({ events: [auditEvent()] }));
+    await screen.findByText('2 events shown');
+  });
+
+  it('keeps the events shown when the next page fails, with the reason', async () => {
+    api.set(`GET ${AUDIT}`, (call) =>
+      call.query.cursor
+        ? failure(400, 'Cursor is not valid')
+        : json({ events: [auditEvent()], nextCursor: 'page-2' }),
+    );
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Could not load the audit logCursor is not valid',
+    );
+    expect(rows()).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Load more' })).toBeEnabled();
+  });
+
+  it("says 'No events yet.' for an empty log", async () => {
+    await open();
+    expect(screen.getByText('No events yet.')).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('shows ids when the user list cannot be read', async () => {
+    api.set('GET /internal/v1/admin/users', failure(500, 'down'));
+    api.set(`GET ${AUDIT}`, { events: [auditEvent({ actorId: CLIENT.userId, subjectId: CLIENT.userId })] });
+    await open();
+    await waitFor(() => expect(rows()[0]?.[2]).toBe(CLIENT.userId));
+    expect(within(screen.getByLabelText('Person')).getAllByRole('option')).toHaveLength(1);
+  });
+
+  it("shows 'Loading...' first", async () => {
+    api.set(`GET ${AUDIT}`, () => new Promise<Response>(() => undefined));
+    renderApp('/dashboard/audit');
+    await screen.findByRole('heading', { level: 1, name: 'Audit Log' });
+    expect(screen.getByText(MESSAGES.loading)).toBeInTheDocument();
+  });
+
+  it('explains a log that failed to load, and tries again', async () => {
+    let answer = failure(400, 'Cursor is not valid');
+    api.set(`GET ${AUDIT}`, () => answer.clone());
+    const app = await open();
+    expect(screen.getByRole('alert')).toHaveTextContent('Could not load the audit logCursor is not valid');
+    answer = json({ events: [auditEvent()] });
+    await app.user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('1 event shown')).toBeInTheDocument();
+  });
+});

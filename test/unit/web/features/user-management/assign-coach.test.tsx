@@ -1,0 +1,199 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { COACHING_MESSAGES } from '../../../../../shared/coaching';
+import type { AdminUserListItem } from '../../../../../shared/schemas';
+import * as cognito from '../../support/cognito-mock';
+import { adminUser, completeProfile, sessionUser } from '../../support/factories';
+import { deferred, failure, fakeApi, json } from '../../support/fake-api';
+import { renderApp } from '../../support/render-app';
+
+vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
+vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
+
+const CLIENT = adminUser({
+  userId: '11111111-1111-4111-8111-111111111111',
+  email: 'alex@example.com',
+  preferredName: 'Alex',
+  familyName: 'Rivera',
+  roles: ['users'],
+  createdAt: '2025-02-01T09:00:00.000Z',
+});
+const MORGAN = adminUser({
+  userId: '22222222-2222-4222-8222-222222222222',
+  email: 'morgan@example.com',
+  preferredName: 'Morgan',
+  familyName: 'Lee',
+  roles: ['coaches'],
+  createdAt: '2025-02-02T09:00:00.000Z',
+});
+const UNNAMED_COACH = adminUser({
+  userId: '33333333-3333-4333-8333-333333333333',
+  email: 'sam@example.com',
+  roles: ['coaches'],
+  createdAt: '2025-02-03T09:00:00.000Z',
+});
+delete UNNAMED_COACH.preferredName;
+delete UNNAMED_COACH.familyName;
+const ADMIN = adminUser({
+  userId: '44444444-4444-4444-8444-444444444444',
+  email: 'admin@example.com',
+  preferredName: 'Ada',
+  familyName: 'Admin',
+  roles: ['admins'],
+  createdAt: '2025-02-04T09:00:00.000Z',
+});
+
+const COACH_PATH = `/internal/v1/admin/users/${CLIENT.userId}/coach`;
+
+/** The text of one column, by email, in the All Users table. */
+const cell = (email: string, column: string) => {
+  const panel = within(screen.getByRole('tabpanel'));
+  const index = panel.getAllByRole('columnheader').findIndex((header) => header.textContent === column);
+  const row = panel.getByText(email).closest('tr');
+  if (!row) throw new Error(`No row for ${email}`);
+  return within(row).getAllByRole('cell')[index]?.textContent;
+};
+
+describe('User Management: coaches', () => {
+  let users: AdminUserListItem[];
+  let api: ReturnType<typeof fakeApi>;
+
+  beforeEach(() => {
+    users = [CLIENT, MORGAN, UNNAMED_COACH, ADMIN];
+    cognito.givenSession(sessionUser(['admin']));
+    api = fakeApi({
+      'GET /v1/users/me': completeProfile(),
+      'GET /internal/v1/admin/users': () => json({ users }),
+      'GET /internal/v1/admin/invitations': { invitations: [] },
+      [`PUT ${COACH_PATH}`]: (call) => {
+        const { coachId } = call.body as { coachId: string };
+        users = users.map((user) => (user.userId === CLIENT.userId ? { ...user, coachId } : user));
+        return json({ userId: CLIENT.userId, coachId });
+      },
+      [`DELETE ${COACH_PATH}`]: () => {
+        users = users.map((user) => (user.userId === CLIENT.userId ? { ...user, coachId: undefined } : user));
+        return new Response(null, { status: 204 });
+      },
+    });
+  });
+
+  const open = async () => {
+    const app = renderApp('/dashboard/users');
+    await screen.findByRole('tablist', { name: 'Filter users' });
+    return app;
+  };
+
+  const openDialog = async () => {
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Assign coach for alex@example.com' }));
+    return { app, dialog: within(screen.getByRole('dialog', { name: 'Assign coach' })) };
+  };
+
+  it("shows a client's coach by name, else by email, and offers 'Assign coach' on clients only", async () => {
+    users = [{ ...CLIENT, coachId: MORGAN.userId }, MORGAN, UNNAMED_COACH, ADMIN];
+    await open();
+    expect(cell('alex@example.com', 'Coach')).toBe('Morgan Lee');
+    for (const email of ['morgan@example.com', 'sam@example.com', 'admin@example.com']) {
+      expect(cell(email, 'Coach')).toBe('');
+      expect(cell(email, 'Actions')).toBe('');
+    }
+    expect(screen.getAllByRole('button', { name: /^Assign coach/ })).toHaveLength(1);
+  });
+
+  it('names a coach without a name by email', async () => {
+    users = [{ ...CLIENT, coachId: UNNAMED_COACH.userId }, MORGAN, UNNAMED_COACH, ADMIN];
+    await open();
+    expect(cell('alex@example.com', 'Coach')).toBe('sam@example.com');
+  });
+
+  it('lists the coaches by name and email, with focus on the first, and no Unassign without a coach', async () => {
+    const { dialog } = await openDialog();
+    expect(dialog.getByText('Choose the coach of Alex Rivera.')).toBeInTheDocument();
+    const choices = within(dialog.getByRole('group', { name: 'Coach' })).getAllByRole('radio');
+    expect(choices.map((radio) => radio.closest('label')?.textContent)).toEqual([
+      'Morgan Lee morgan@example.com',
+      'sam@example.com sam@example.com',
+    ]);
+    expect(choices[0]).toHaveFocus();
+    expect(dialog.queryByRole('button', { name: 'Unassign' })).not.toBeInTheDocument();
+    expect(dialog.getByRole('button', { name: 'Assign' })).toBeDisabled();
+  });
+
+  it('assigns the chosen coach, refreshes the list and says so, giving focus back', async () => {
+    const { app, dialog } = await openDialog();
+    await app.user.click(dialog.getByRole('radio', { name: /^Morgan Lee/ }));
+    await app.user.click(dialog.getByRole('button', { name: 'Assign' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.callsTo('PUT', COACH_PATH).map((call) => call.body)).toEqual([{ coachId: MORGAN.userId }]);
+    expect(cell('alex@example.com', 'Coach')).toBe('Morgan Lee');
+    expect(screen.getByText('Morgan Lee is now the coach of Alex Rivera.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Assign coach for alex@example.com' })).toHaveFocus();
+  });
+
+  it("shows 'Assigning...' while the change is saved", async () => {
+    const answer = deferred<Response>();
+    api.set(`PUT ${COACH_PATH}`, () => answer.promise);
+    const { app, dialog } = await openDialog();
+    await app.user.click(dialog.getByRole('radio', { name: /^Morgan Lee/ }));
+    await app.user.click(dialog.getByRole('button', { name: 'Assign' }));
+    expect(await dialog.findByRole('button', { name: 'Assigning...' })).toBeDisabled();
+    answer.resolve(json({ userId: CLIENT.userId, coachId: MORGAN.userId }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('starts on the current coach and unassigns them', async () => {
+    users = [{ ...CLIENT, coachId: MORGAN.userId }, MORGAN, UNNAMED_COACH, ADMIN];
+    const { app, dialog } = await openDialog();
+    expect(dialog.getByRole('radio', { name: /^Morgan Lee/ })).toBeChecked();
+    expect(dialog.getByRole('radio', { name: /^Morgan Lee/ })).toHaveFocus();
+    expect(dialog.getByRole('button', { name: 'Assign' })).toBeDisabled();
+
+    await app.user.click(dialog.getByRole('button', { name: 'Unassign' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.callsTo('DELETE', COACH_PATH)).toHaveLength(1);
+    expect(cell('alex@example.com', 'Coach')).toBe('—No coach');
+    expect(screen.getByText('Alex Rivera has no coach now.')).toBeInTheDocument();
+  });
+
+  it("keeps the dialog open with the server's message when the change is refused", async () => {
+    api.set(`PUT ${COACH_PATH}`, failure(400, COACHING_MESSAGES.notACoach));
+    const { app, dialog } = await openDialog();
+    await app.user.click(dialog.getByRole('radio', { name: /^sam@example.com/ }));
+    await app.user.click(dialog.getByRole('button', { name: 'Assign' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent('Coach must be a member of coaches');
+    expect(screen.getByRole('dialog', { name: 'Assign coach' })).toBeInTheDocument();
+  });
+
+  it('falls back to its own words when a refusal has no message', async () => {
+    api.set(`DELETE ${COACH_PATH}`, () => Promise.reject(new Error('')));
+    users = [{ ...CLIENT, coachId: MORGAN.userId }, MORGAN, ADMIN];
+    const { app, dialog } = await openDialog();
+    await app.user.click(dialog.getByRole('button', { name: 'Unassign' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent(
+      'Could not change the coach. Please try again.',
+    );
+  });
+
+  it('closes on Escape without a call, giving focus back to the row', async () => {
+    const { app } = await openDialog();
+    await app.user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Assign coach for alex@example.com' })).toHaveFocus();
+    expect(api.calls.filter((call) => call.method !== 'GET')).toHaveLength(0);
+  });
+
+  it('says when there is no coach to choose', async () => {
+    users = [CLIENT, ADMIN];
+    const { dialog } = await openDialog();
+    expect(dialog.getByText('No coaches yet. Invite someone with the Coach role first.')).toBeInTheDocument();
+    expect(dialog.getByRole('button', { name: 'Assign' })).toBeDisabled();
+  });
+
+  it('never offers a client as their own coach', async () => {
+    const both = { ...CLIENT, roles: ['users', 'coaches'] };
+    users = [both, MORGAN];
+    const { dialog } = await openDialog();
+    expect(dialog.getAllByRole('radio').map((radio) => radio.getAttribute('value'))).toEqual([MORGAN.userId]);
+  });
+});

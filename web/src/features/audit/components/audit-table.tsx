@@ -1,0 +1,98 @@
+import { AUDIT_TYPE_LABELS, type AuditEvent } from '../../../../../shared/audit';
+import { describeUserAgent, formatInstant, fullName } from '../../../lib/format';
+import type { KnownPerson } from '../people';
+
+interface AuditTableProps {
+  events: readonly AuditEvent[];
+  people: ReadonlyMap<string, KnownPerson>;
+}
+
+const NONE = (
+  <>
+    <span aria-hidden="true">—</span>
+    <span className="visually-hidden">None</span>
+  </>
+);
+
+/** A person by name and email when the admin list knows them, else by id. */
+function Person({ id, people }: { id: string | undefined; people: ReadonlyMap<string, KnownPerson> }) {
+  if (!id) return NONE;
+  const person = people.get(id);
+  if (!person) return <span className="audit__id">{id}</span>;
+  const name = fullName(person);
+  return (
+    <span className="audit__person">
+      {name && <span>{name}</span>}
+      <span className={name ? 'muted' : undefined}>{person.email}</span>
+    </span>
+  );
+}
+
+const detailValue = (value: AuditEvent['details'][string]): string =>
+  Array.isArray(value) ? value.join(', ') : String(value);
+
+function Details({ details }: { details: AuditEvent['details'] }) {
+  const entries = Object.entries(details);
+  if (!entries.length) return NONE;
+  return (
+    <ul className="audit__details">
+      {entries.map(([key, value]) => (
+        <li key={key}>
+          {key}: {detailValue(value)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Audit events as given (newest first), every field in words. */
+export function AuditTable({ events, people }: AuditTableProps) {
+  return (
+    <div className="table-scroll" role="region" aria-label="Audit events" tabIndex={0}>
+      <table className="table audit">
+        <caption className="visually-hidden">Audit events, newest first</caption>
+        <thead>
+          <tr>
+            {['Time', 'Event', 'Actor', 'Subject', 'Outcome', 'IP and device', 'Details'].map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((event) => (
+            <tr key={event.eventId}>
+              <td className="audit__time">
+                <time dateTime={event.at}>{formatInstant(event.at)}</time>
+              </td>
+              <td>{AUDIT_TYPE_LABELS[event.type]}</td>
+              <td>
+                <Person id={event.actorId} people={people} />
+              </td>
+              <td>
+                <Person id={event.subjectId} people={people} />
+              </td>
+              <td>
+                <span
+                  className={`badge ${event.outcome === 'success' ? 'badge--success' : 'badge--warning'}`}
+                >
+                  {event.outcome === 'success' ? 'Success' : 'Failure'}
+                </span>
+              </td>
+              <td>
+                <span className="audit__ip">{event.ip}</span>
+                <span className="audit__agent muted" title={event.userAgent}>
+                  {describeUserAgent(event.userAgent)}
+                </span>
+              </td>
+              <td>
+                <Details details={event.details} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { coachNoteSchema, createNoteRequestSchema, type CoachNote } from '../../../../../shared/coaching';
+import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { coachClientsQueryKey } from './get-coach-clients';
+import { clientNotesPath, clientNotesQueryKey } from './get-client-notes';
+
+export interface CreateNoteInput {
+  userId: string;
+  text: string;
+}
+
+/** Answers the stored note (201). The text is checked with the server's schema before it leaves. */
+export const createClientNote = ({ userId, text }: CreateNoteInput): Promise<CoachNote> =>
+  apiRequest(clientNotesPath(userId), {
+    method: 'POST',
+    body: validateRequest(createNoteRequestSchema, { text }),
+    schema: coachNoteSchema,
+  });
+
+/** A note clears the client's Pending Review, so My Clients refreshes with the thread. */
+export const useCreateClientNote = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createClientNote,
+    onSuccess: (_note, { userId }) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: clientNotesQueryKey(userId) }),
+        queryClient.invalidateQueries({ queryKey: coachClientsQueryKey }),
+      ]),
+  });
+};

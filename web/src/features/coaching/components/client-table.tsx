@@ -1,0 +1,53 @@
+import { Link } from 'react-router';
+import type { CoachClient } from '../../../../../shared/coaching';
+import { HEALTH_MESSAGES } from '../../../../../shared/health-messages';
+import { paths } from '../../../config/paths';
+import { displayName, formatDate } from '../../../lib/format';
+
+/** A client's page for their coach: /dashboard/clients/{userId}. */
+const clientPath = (userId: string): string =>
+  paths.clientDetail.replace(':userId', encodeURIComponent(userId));
+
+/** A coach's clients by name; each name opens the client's page. */
+export function ClientTable({ clients }: { clients: readonly CoachClient[] }) {
+  const rows = clients
+    .map((client) => ({ client, name: displayName(client) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    <div className="table-scroll" role="region" aria-label="Clients" tabIndex={0}>
+      <table className="table">
+        <caption className="visually-hidden">Your clients, by name</caption>
+        <thead>
+          <tr>
+            {['Name', 'Email', 'Last entry', 'Outside target (7 days)'].map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ client, name }) => (
+            <tr key={client.userId}>
+              <th scope="row">
+                <span className="table__name">
+                  <Link to={clientPath(client.userId)}>{name}</Link>
+                  {client.pendingReview && <span className="badge badge--warning">Pending review</span>}
+                </span>
+              </th>
+              <td className="table__email">{client.email}</td>
+              <td>
+                {client.lastEntryAt ? (
+                  <time dateTime={client.lastEntryAt}>{formatDate(client.lastEntryAt)}</time>
+                ) : (
+                  <span className="muted">{HEALTH_MESSAGES.noEntries}</span>
+                )}
+              </td>
+              <td>{client.outOfTarget7d}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import type { MeasurementSystem } from '../../../../../shared/health';
+import { Alert } from '../../../components/alert';
+import { Spinner } from '../../../components/spinner';
+import { errorMessage } from '../../../lib/errors';
+import { useLogsSince } from '../api/get-logs';
+import { useMeasurementsSince } from '../api/get-measurements';
+import type { RecordSource } from '../api/record-source';
+import { mergeEntries, type Entry } from '../entries';
+import { DEFAULT_PERIOD, periodStart, type PeriodDays } from '../period';
+import { PeriodSelector } from './period-selector';
+import { ProgressCharts } from './progress-charts';
+import { RecentEntries } from './recent-entries';
+
+interface PeriodRecordsProps {
+  /** Whose records: the person's own, or (for their coach) a client's. */
+  source: RecordSource;
+  system: MeasurementSystem;
+  /** The alert title when the period cannot be read. */
+  loadFailed: string;
+  /** Shown at the top of Recent Entries (the outcome of a delete). */
+  entriesNotice?: ReactNode;
+  /** Omit for read-only entries (someone else's records). */
+  onDelete?: (entry: Entry) => void;
+  deletingId?: string | null;
+}
+
+/**
+ * The period selector, Progress Charts and Recent Entries over 7, 30 or 90 days of one person's
+ * records: Metrics & Analytics for the person's own, the client detail for a coach.
+ */
+export function PeriodRecords({
+  source,
+  system,
+  loadFailed,
+  entriesNotice,
+  onDelete,
+  deletingId,
+}: PeriodRecordsProps) {
+  const [days, setDays] = useState<PeriodDays>(DEFAULT_PERIOD);
+  const from = useMemo(() => periodStart(days), [days]);
+  const measurements = useMeasurementsSince(from, source);
+  const logs = useLogsSince(from, source);
+  const entries = useMemo(
+    () => mergeEntries(measurements.data?.items ?? [], logs.data?.items ?? []),
+    [measurements.data, logs.data],
+  );
+
+  const loadError = measurements.error ?? logs.error;
+  const retry = () => void Promise.all([measurements.refetch(), logs.refetch()]);
+  // One alert for both sections; each section says briefly that it has nothing to show.
+  const body = (content: () => ReactNode) =>
+    loadError ? (
+      <p className="muted">{loadFailed}.</p>
+    ) : measurements.isPending || logs.isPending ? (
+      <Spinner />
+    ) : (
+      content()
+    );
+  const partial = measurements.data?.complete === false || logs.data?.complete === false;
+
+  return (
+    <>
+      <PeriodSelector value={days} onChange={setDays} />
+      {loadError && (
+        <Alert tone="error" title={loadFailed}>
+          <p>{errorMessage(loadError, 'Please try again.')}</p>
+          <button type="button" className="button button--secondary button--small" onClick={retry}>
+            Try again
+          </button>
+        </Alert>
+      )}
+      {partial && (
+        <Alert tone="info">
+          <p>This period holds more entries than can be shown at once; the oldest are left out.</p>
+        </Alert>
+      )}
+      <section className="card" aria-labelledby="records-charts-title">
+        <h2 id="records-charts-title" className="card__title">
+          Progress Charts
+        </h2>
+        {body(() => (
+          <ProgressCharts measurements={measurements.data?.items ?? []} system={system} />
+        ))}
+      </section>
+      <section className="card" aria-labelledby="records-entries-title">
+        <h2 id="records-entries-title" className="card__title">
+          Recent Entries
+        </h2>
+        {entriesNotice}
+        {body(() => (
+          <RecentEntries
+            entries={entries}
+            system={system}
+            {...(onDelete && { onDelete, deletingId: deletingId ?? null })}
+          />
+        ))}
+      </section>
+    </>
+  );
+}

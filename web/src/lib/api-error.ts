@@ -1,0 +1,25 @@
+/**
+ * What a failed API call throws, and whether it is worth another try. Apart from the API client
+ * because the query client (in the first load of every page) needs only this: /signin does not
+ * carry the client it never calls (docs/decisions/022-signin-bundle-budget.md).
+ */
+import { RETRYABLE_STATUS_CODES } from '../../../shared/constants';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Worth one more try (SPEC section 8): throttling and server-side failures, and network errors
+ * (fetch rejects with a TypeError). A 4xx answer will not change on a retry.
+ */
+export const isRetryableError = (error: unknown): boolean => {
+  if (error instanceof ApiError) return RETRYABLE_STATUS_CODES.includes(error.status);
+  return error instanceof TypeError;
+};
