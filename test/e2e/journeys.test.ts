@@ -161,12 +161,13 @@ describe('journeys through the SPA on the local stack', () => {
       activated: before.activated,
     });
     for (const person of [client, coach]) {
-      const [email, name, status, roles, , actions] = await userRow(page, person.email);
-      expect({ email, name, status, roles, actions }).toEqual({
+      const [email, name, status, roles, coachOf, , actions] = await userRow(page, person.email);
+      expect({ email, name, status, roles, coachOf, actions }).toEqual({
         email: person.email,
         name: 'Not set',
         status: 'Pending',
         roles: ROLE_LABELS[person.role],
+        coachOf: '',
         actions: 'Delete',
       });
     }
@@ -246,22 +247,27 @@ describe('journeys through the SPA on the local stack', () => {
     });
 
     await page.getByRole('tab', { name: /^Activated/ }).click();
+    // Only a client has a coach (none yet: '—') and the 'Assign coach' action (SPEC-2 section 2).
     const expectedActivated = [admin, client, coach].map((person) => ({
       email: person.email,
       name: `${person.editedName} ${person.details.familyName}`,
       status: 'Activated',
       roles: ROLE_LABELS[person.role],
-      actions: '',
+      hasCoachCell: person.role === 'user',
+      actions: person.role === 'user' ? 'Assign coach' : '',
     }));
     for (const expected of expectedActivated) {
-      const [email, name, status, roles, created, actions] = await userRow(page, expected.email);
-      expect({ email, name, status, roles, actions }).toEqual(expected);
+      const [email, name, status, roles, coachOf, created, actions] = await userRow(page, expected.email);
+      expect({ email, name, status, roles, hasCoachCell: coachOf?.startsWith('—'), actions }).toEqual(
+        expected,
+      );
+      if (!expected.hasCoachCell) expect(coachOf).toBe('');
       expect(created, 'Created shows the local date (en-US here)').toMatch(/^\d{1,2}\/\d{1,2}\/\d{4}$/);
     }
     expect(await userRowLocator(page, PENDING_EMAIL).count()).toBe(0);
 
     await page.getByRole('tab', { name: /^Pending Invitations/ }).click();
-    const [email, , status, roles, , actions] = await userRow(page, PENDING_EMAIL);
+    const [email, , status, roles, , , actions] = await userRow(page, PENDING_EMAIL);
     expect({ email, status, roles, actions }).toEqual({
       email: PENDING_EMAIL,
       status: 'Pending',

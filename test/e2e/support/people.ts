@@ -4,7 +4,15 @@ export const BOOTSTRAP_ADMIN_EMAIL = 'admin@example.com';
 
 /** Sidebar items per role, in SPEC order (SPEC section 2, "Sidebar, header, footer"). */
 export const SIDEBAR_ITEMS = {
-  admin: ['User Management', 'System Settings', 'Assessments', 'My Health', 'My Metrics', 'Profile'],
+  admin: [
+    'User Management',
+    'System Settings',
+    'Audit Log',
+    'Assessments',
+    'My Health',
+    'My Metrics',
+    'Profile',
+  ],
   coach: ['My Clients', 'Assessments', 'My Health', 'My Metrics', 'Profile'],
   user: ['My Health', 'My Metrics', 'Profile', 'My Coach'],
 } as const;

@@ -150,7 +150,7 @@ export const expectUserCounts = async (page: Page, counts: UserCounts) => {
 export const userRowLocator = (page: Page, email: string) =>
   page.getByRole('row').filter({ has: page.getByRole('cell', { name: email, exact: true }) });
 
-/** The cells of that row, once it shows: Email, Name, Status, Roles, Created, Actions. */
+/** The cells of that row, once it shows: Email, Name, Status, Roles, Coach, Created, Actions. */
 export const userRow = async (page: Page, email: string): Promise<string[]> => {
   const row = userRowLocator(page, email);
   await row.waitFor();
