@@ -131,7 +131,8 @@ describe('coaching in the browser', () => {
     await auditBothSizes(coach, 'my-clients');
     await row.getByRole('link', { name: 'Cal Client', exact: true }).click();
     await heading(coach, 'Cal Client').waitFor();
-    await coach.getByText('Above target', { exact: true }).first().waitFor();
+    // Recent Entries marks the reading, as on Metrics.
+    await coach.locator('.entry').filter({ hasText: 'Above target' }).first().waitFor();
     // Read-only: no delete, no log buttons.
     expect(await coach.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
     await auditBothSizes(coach, 'client-detail');
