@@ -8,6 +8,7 @@ import { useAuditEvents, type AuditFilters as Filters } from './api/get-audit-ev
 import { AuditFilters, type FilterValues } from './components/audit-filters';
 import { AuditTable } from './components/audit-table';
 import type { KnownPerson } from './people';
+import { LoadFailed } from '../../components/load-failed';
 
 /** Not worded by SPEC-2 (docs/decisions/043-coaching-screens.md). */
 const LOAD_FAILED = 'Could not load the audit log';
@@ -54,16 +55,7 @@ export function AuditLogPage({ people }: AuditLogPageProps) {
         {events.isPending ? (
           <Spinner />
         ) : events.isError && !events.isFetchNextPageError ? (
-          <Alert tone="error" title={LOAD_FAILED}>
-            <p>{errorMessage(events.error, 'Please try again.')}</p>
-            <button
-              type="button"
-              className="button button--secondary button--small"
-              onClick={() => void events.refetch()}
-            >
-              Try again
-            </button>
-          </Alert>
+          <LoadFailed title={LOAD_FAILED} error={events.error} onRetry={() => events.refetch()} />
         ) : shown.length === 0 ? (
           <EmptyState>{filtered ? NO_MATCH : NO_EVENTS}</EmptyState>
         ) : (

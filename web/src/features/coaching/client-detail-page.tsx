@@ -13,6 +13,7 @@ import { coachClientsQueryKey, useCoachClients } from './api/get-coach-clients';
 import { useClientNotes } from './api/get-client-notes';
 import { NoteForm } from './components/note-form';
 import { NotesThread } from './components/notes-thread';
+import { LoadFailed } from '../../components/load-failed';
 
 /** Not worded by SPEC-2 (docs/decisions/043-coaching-screens.md). */
 const LOAD_FAILED = 'Could not load your clients';
@@ -43,16 +44,7 @@ export function ClientDetailPage({ userId, records }: ClientDetailPageProps) {
     return (
       <>
         <PageHeader title="Client" />
-        <Alert tone="error" title={LOAD_FAILED}>
-          <p>{errorMessage(clients.error, 'Please try again.')}</p>
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            onClick={() => void clients.refetch()}
-          >
-            Try again
-          </button>
-        </Alert>
+        <LoadFailed title={LOAD_FAILED} error={clients.error} onRetry={() => clients.refetch()} />
       </>
     );
   }

@@ -1,12 +1,11 @@
 import { MESSAGES } from '../../../../shared/messages';
-import { Alert } from '../../components/alert';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { Spinner } from '../../components/spinner';
 import { StatCard } from '../../components/stat-card';
-import { errorMessage } from '../../lib/errors';
 import { useCoachClients } from './api/get-coach-clients';
 import { ClientTable } from './components/client-table';
+import { LoadFailed } from '../../components/load-failed';
 
 /** Not worded by SPEC-2 (docs/decisions/043-coaching-screens.md). */
 const LOAD_FAILED = 'Could not load your clients';
@@ -24,16 +23,7 @@ export function ClientsPage() {
     <>
       <PageHeader title="My Clients" description="Your clients, sessions and reviews at a glance." />
       {clients.isError ? (
-        <Alert tone="error" title={LOAD_FAILED}>
-          <p>{errorMessage(clients.error, 'Please try again.')}</p>
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            onClick={() => void clients.refetch()}
-          >
-            Try again
-          </button>
-        </Alert>
+        <LoadFailed title={LOAD_FAILED} error={clients.error} onRetry={() => clients.refetch()} />
       ) : clients.isPending ? (
         <Spinner />
       ) : (

@@ -1,12 +1,11 @@
 import { COACHING_MESSAGES, type MyCoach } from '../../../../shared/coaching';
-import { Alert } from '../../components/alert';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { Spinner } from '../../components/spinner';
-import { errorMessage } from '../../lib/errors';
 import { displayName, fullName } from '../../lib/format';
 import { useMyCoach } from './api/get-my-coach';
 import { NotesThread } from './components/notes-thread';
+import { LoadFailed } from '../../components/load-failed';
 
 /** Not worded by SPEC-2 (docs/decisions/043-coaching-screens.md). */
 const LOAD_FAILED = 'Could not load your coach';
@@ -18,16 +17,7 @@ export function MyCoachPage() {
     <>
       <PageHeader title="My Coach" description="Your coach and the notes they write to you." />
       {myCoach.isError ? (
-        <Alert tone="error" title={LOAD_FAILED}>
-          <p>{errorMessage(myCoach.error, 'Please try again.')}</p>
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            onClick={() => void myCoach.refetch()}
-          >
-            Try again
-          </button>
-        </Alert>
+        <LoadFailed title={LOAD_FAILED} error={myCoach.error} onRetry={() => myCoach.refetch()} />
       ) : myCoach.isPending ? (
         <Spinner />
       ) : (

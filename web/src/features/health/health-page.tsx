@@ -1,16 +1,15 @@
 import { useState } from 'react';
 import type { MeasurementSystem } from '../../../../shared/health';
 import { HEALTH_MESSAGES } from '../../../../shared/health-messages';
-import { Alert } from '../../components/alert';
 import { PageHeader } from '../../components/page-header';
 import { Spinner } from '../../components/spinner';
-import { errorMessage } from '../../lib/errors';
 import { useLatestMeasurements } from './api/get-latest-measurements';
 import { ActivityDialog } from './components/activity-dialog';
 import { MealDialog } from './components/meal-dialog';
 import { MeasurementDialog } from './components/measurement-dialog';
 import { MeasurementTiles, TILES } from './components/measurement-tiles';
 import { SleepDialog } from './components/sleep-dialog';
+import { LoadFailed } from '../../components/load-failed';
 
 type DialogName = 'meal' | 'activity' | 'sleep' | 'measurement';
 
@@ -70,16 +69,11 @@ export function HealthPage({ measurementSystem }: { measurementSystem: Measureme
           Latest readings
         </h2>
         {readings.error ? (
-          <Alert tone="error" title="Could not load your readings">
-            <p>{errorMessage(readings.error, 'Please try again.')}</p>
-            <button
-              type="button"
-              className="button button--secondary button--small"
-              onClick={readings.refetch}
-            >
-              Try again
-            </button>
-          </Alert>
+          <LoadFailed
+            title="Could not load your readings"
+            error={readings.error}
+            onRetry={readings.refetch}
+          />
         ) : readings.isPending ? (
           <Spinner />
         ) : (

@@ -14,6 +14,7 @@ import { InviteModal } from './components/invite-modal';
 import { UserTable } from './components/user-table';
 import { PANEL_ID, tabId, UserTabs, type TabId } from './components/user-tabs';
 import { mergeEntries, type UserEntry } from './merge-entries';
+import { LoadFailed } from '../../components/load-failed';
 
 export function UserManagementPage() {
   const users = useUsers();
@@ -80,16 +81,11 @@ export function UserManagementPage() {
         {status}
       </p>
       {loadError ? (
-        <Alert tone="error" title="Could not load users">
-          <p>{errorMessage(loadError, 'Please try again.')}</p>
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            onClick={() => void Promise.all([users.refetch(), invitations.refetch()])}
-          >
-            Try again
-          </button>
-        </Alert>
+        <LoadFailed
+          title="Could not load users"
+          error={loadError}
+          onRetry={() => Promise.all([users.refetch(), invitations.refetch()])}
+        />
       ) : users.isPending || invitations.isPending ? (
         <Spinner />
       ) : (

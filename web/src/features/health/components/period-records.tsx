@@ -2,7 +2,6 @@ import { useMemo, useState, type ReactNode } from 'react';
 import type { MeasurementSystem } from '../../../../../shared/health';
 import { Alert } from '../../../components/alert';
 import { Spinner } from '../../../components/spinner';
-import { errorMessage } from '../../../lib/errors';
 import { useLogsSince } from '../api/get-logs';
 import { useMeasurementsSince } from '../api/get-measurements';
 import type { RecordSource } from '../api/record-source';
@@ -11,6 +10,7 @@ import { DEFAULT_PERIOD, periodStart, type PeriodDays } from '../period';
 import { PeriodSelector } from './period-selector';
 import { ProgressCharts } from './progress-charts';
 import { RecentEntries } from './recent-entries';
+import { LoadFailed } from '../../../components/load-failed';
 
 interface PeriodRecordsProps {
   /** Whose records: the person's own, or (for their coach) a client's. */
@@ -62,14 +62,7 @@ export function PeriodRecords({
   return (
     <>
       <PeriodSelector value={days} onChange={setDays} />
-      {loadError && (
-        <Alert tone="error" title={loadFailed}>
-          <p>{errorMessage(loadError, 'Please try again.')}</p>
-          <button type="button" className="button button--secondary button--small" onClick={retry}>
-            Try again
-          </button>
-        </Alert>
-      )}
+      {loadError && <LoadFailed title={loadFailed} error={loadError} onRetry={retry} />}
       {partial && (
         <Alert tone="info">
           <p>This period holds more entries than can be shown at once; the oldest are left out.</p>
