@@ -31,3 +31,17 @@ export const transactWrite = async (input: TransactWriteCommandInput): Promise<v
     }
   }
 };
+
+/**
+ * Commits a transaction whose conditions say whether it may happen: false when it was cancelled
+ * (a condition failed, or it kept colliding), true when it was committed.
+ */
+export const transactIf = async (input: TransactWriteCommandInput): Promise<boolean> => {
+  try {
+    await transactWrite(input);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) return false;
+    throw error;
+  }
+};

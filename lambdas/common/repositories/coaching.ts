@@ -3,7 +3,6 @@
  * coach, this coach's last note, and the summary health writes keep up to date) and the notes.
  * Coach notes and the summary are health data: never logged.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
@@ -13,7 +12,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { NOTES_SHOWN, OUT_OF_TARGET_WINDOW_DAYS, type CoachNote } from '../../../shared/coaching';
 import { ddb, type TransactItem } from '../aws';
-import { transactWrite } from '../transactions';
+import { transactIf } from '../transactions';
 import { tableName } from '../env';
 
 const table = () => tableName('coaching');
@@ -116,8 +115,8 @@ export const entryDeletedSummaryItem = (clientId: string, day: string): Transact
 
 /**
  * Makes `coachId` the client's coach, committed with its audit event. A new coach starts with no
- * note to the client; reassigning the same coach changes nothing but the time. Answers the coach
- * before, or false when the state changed meanwhile (the caller retries).
+ * note to the client; reassigning the same coach changes nothing but the time. False when the
+ * state is no longer `previous` (the caller reads it again and retries).
  */
 export const assignCoach = async (
   clientId: string,
@@ -127,32 +126,26 @@ export const assignCoach = async (
   audit: TransactItem,
 ): Promise<boolean> => {
   const sameCoach = previous?.coachId === coachId;
-  try {
-    await transactWrite({
-      TransactItems: [
-        {
-          Update: {
-            TableName: table(),
-            Key: stateKey(clientId),
-            UpdateExpression: `SET clientId = :client, coachId = :coach, assignedAt = :at${sameCoach ? '' : ' REMOVE lastNoteAt'}`,
-            ConditionExpression:
-              previous?.coachId === undefined ? 'attribute_not_exists(coachId)' : 'coachId = :previous',
-            ExpressionAttributeValues: {
-              ':client': clientId,
-              ':coach': coachId,
-              ':at': at,
-              ...(previous?.coachId !== undefined && { ':previous': previous.coachId }),
-            },
+  return transactIf({
+    TransactItems: [
+      {
+        Update: {
+          TableName: table(),
+          Key: stateKey(clientId),
+          UpdateExpression: `SET clientId = :client, coachId = :coach, assignedAt = :at${sameCoach ? '' : ' REMOVE lastNoteAt'}`,
+          ConditionExpression:
+            previous?.coachId === undefined ? 'attribute_not_exists(coachId)' : 'coachId = :previous',
+          ExpressionAttributeValues: {
+            ':client': clientId,
+            ':coach': coachId,
+            ':at': at,
+            ...(previous?.coachId !== undefined && { ':previous': previous.coachId }),
           },
         },
-        audit,
-      ],
-    });
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) return false;
-    throw error;
-  }
+      },
+      audit,
+    ],
+  });
 };
 
 /** Removes the client's coach, committed with its audit event; false when there was none (or it changed). */
@@ -161,26 +154,20 @@ export const unassignCoach = async (
   coachId: string,
   audit: TransactItem,
 ): Promise<boolean> => {
-  try {
-    await transactWrite({
-      TransactItems: [
-        {
-          Update: {
-            TableName: table(),
-            Key: stateKey(clientId),
-            UpdateExpression: 'REMOVE coachId, assignedAt, lastNoteAt',
-            ConditionExpression: 'coachId = :coach',
-            ExpressionAttributeValues: { ':coach': coachId },
-          },
+  return transactIf({
+    TransactItems: [
+      {
+        Update: {
+          TableName: table(),
+          Key: stateKey(clientId),
+          UpdateExpression: 'REMOVE coachId, assignedAt, lastNoteAt',
+          ConditionExpression: 'coachId = :coach',
+          ExpressionAttributeValues: { ':coach': coachId },
         },
-        audit,
-      ],
-    });
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) return false;
-    throw error;
-  }
+      },
+      audit,
+    ],
+  });
 };
 
 /** The coach of each of these people who has one, 100 state items a call (the admin user list). */
@@ -241,34 +228,27 @@ const storedNote = ({ coachId, ...note }: CoachNote) => ({
  * False when the author is not the client's coach at that moment.
  */
 export const putNote = async (note: CoachNote, audit: TransactItem): Promise<boolean> => {
-  try {
-    await transactWrite({
-      TransactItems: [
-        {
-          Put: {
-            TableName: table(),
-            Item: storedNote(note),
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
+  return transactIf({
+    TransactItems: [
+      {
+        Put: {
+          TableName: table(),
+          Item: storedNote(note),
+          ConditionExpression: 'attribute_not_exists(pk)',
         },
-        {
-          Update: {
-            TableName: table(),
-            Key: stateKey(note.clientId),
-            UpdateExpression: 'SET lastNoteAt = :at',
-            ConditionExpression: 'coachId = :coach',
-            ExpressionAttributeValues: { ':at': note.createdAt, ':coach': note.coachId },
-          },
+      },
+      {
+        Update: {
+          TableName: table(),
+          Key: stateKey(note.clientId),
+          UpdateExpression: 'SET lastNoteAt = :at',
+          ConditionExpression: 'coachId = :coach',
+          ExpressionAttributeValues: { ':at': note.createdAt, ':coach': note.coachId },
         },
-        audit,
-      ],
-    });
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCanceledException || error instanceof ConditionalCheckFailedException)
-      return false;
-    throw error;
-  }
+      },
+      audit,
+    ],
+  });
 };
 
 /** The client's newest notes, newest first. */

@@ -3,10 +3,9 @@
  * `TABLES.healthRecords`). Health data: never logged. Every function takes the caller's id and reads
  * or writes only that person's partitions; there is no Scan and no filter over other people's items.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb, type TransactItem } from '../aws';
-import { transactWrite } from '../transactions';
+import { transactIf, transactWrite } from '../transactions';
 import { decodeCursor, encodeCursor, type PageKey } from '../cursor';
 import { tableName } from '../env';
 import { BadRequest } from '../errors';
@@ -199,30 +198,24 @@ export const deleteRecord = async (
   // A reading outside target leaves its day's counter, while that day is still counted.
   const countedDay =
     item.outOfTargetDay !== undefined ? windowDayOf(item.outOfTargetDay, new Date()) : undefined;
-  try {
-    await transactWrite({
-      TransactItems: [
-        {
-          Delete: {
-            TableName: table(),
-            Key: { pk: referenceKey(userId), sk: id },
-            ConditionExpression: 'attribute_exists(pk)',
-          },
+  // Cancelled when it was deleted meanwhile (a double click, two tabs): gone, and not by this call.
+  return transactIf({
+    TransactItems: [
+      {
+        Delete: {
+          TableName: table(),
+          Key: { pk: referenceKey(userId), sk: id },
+          ConditionExpression: 'attribute_exists(pk)',
         },
-        {
-          Delete: {
-            TableName: table(),
-            Key: { pk: item.targetPk, sk: item.targetSk },
-            ConditionExpression: 'attribute_exists(pk)',
-          },
+      },
+      {
+        Delete: {
+          TableName: table(),
+          Key: { pk: item.targetPk, sk: item.targetSk },
+          ConditionExpression: 'attribute_exists(pk)',
         },
-        ...(countedDay !== undefined ? [entryDeletedSummaryItem(userId, countedDay)] : []),
-      ],
-    });
-    return true;
-  } catch (error) {
-    // Deleted meanwhile (a double click, two tabs): gone either way, and this call did not do it.
-    if (error instanceof TransactionCanceledException) return false;
-    throw error;
-  }
+      },
+      ...(countedDay !== undefined ? [entryDeletedSummaryItem(userId, countedDay)] : []),
+    ],
+  });
 };
