@@ -3,16 +3,11 @@
  * coach, this coach's last note, and the summary health writes keep up to date) and the notes.
  * Coach notes and the summary are health data: never logged.
  */
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  GetCommand,
-  QueryCommand,
-  type QueryCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { NOTES_SHOWN, OUT_OF_TARGET_WINDOW_DAYS, type CoachNote } from '../../../shared/coaching';
 import { ddb, type TransactItem } from '../aws';
 import { transactIf } from '../transactions';
+import { batchGetAll } from '../batch-get';
 import { tableName } from '../env';
 
 const table = () => tableName('coaching');
@@ -170,25 +165,16 @@ export const unassignCoach = async (
   });
 };
 
-/** The coach of each of these people who has one, 100 state items a call (the admin user list). */
+/** The coach of each of these people who has one (the admin user list). */
 export const getCoachIds = async (userIds: readonly string[]): Promise<Map<string, string>> => {
-  const coaches = new Map<string, string>();
-  for (let i = 0; i < userIds.length; i += 100) {
-    let keys: Record<string, unknown>[] | undefined = userIds.slice(i, i + 100).map(stateKey);
-    while (keys && keys.length > 0) {
-      const result: BatchGetCommandOutput = await ddb.send(
-        new BatchGetCommand({
-          RequestItems: { [table()]: { Keys: keys, ProjectionExpression: 'clientId, coachId' } },
-        }),
-      );
-      for (const item of result.Responses?.[table()] ?? []) {
-        const { clientId, coachId } = item as { clientId?: string; coachId?: string };
-        if (clientId !== undefined && coachId !== undefined) coaches.set(clientId, coachId);
-      }
-      keys = result.UnprocessedKeys?.[table()]?.Keys;
-    }
-  }
-  return coaches;
+  const items = await batchGetAll(table(), userIds.map(stateKey), {
+    ProjectionExpression: 'clientId, coachId',
+  });
+  return new Map(
+    (items as { clientId?: string; coachId?: string }[]).flatMap(({ clientId, coachId }) =>
+      clientId !== undefined && coachId !== undefined ? [[clientId, coachId] as const] : [],
+    ),
+  );
 };
 
 /** Every client of a coach, with the summary the list shows (through `byCoach`). */

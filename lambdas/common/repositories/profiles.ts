@@ -1,13 +1,9 @@
 /** Health profiles, keyed by the Cognito `sub`. Personal data: never logged. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  GetCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProfileUpdate, UserProfile } from '../../../shared/schemas';
 import { ddb, type TransactItem } from '../aws';
+import { batchGetAll } from '../batch-get';
 import { tableName } from '../env';
 
 const table = () => tableName('profiles');
@@ -55,29 +51,20 @@ export const updateProfile = async (
 
 export type ProfileNames = Pick<UserProfile, 'email' | 'preferredName' | 'familyName' | 'name'>;
 
-/** Emails and names of users, 100 at a time, for the lists that show people. */
-export const getProfileNames = async (userIds: string[]): Promise<Map<string, ProfileNames>> => {
-  const names = new Map<string, ProfileNames>();
-  for (let i = 0; i < userIds.length; i += 100) {
-    let keys: Record<string, unknown>[] | undefined = userIds.slice(i, i + 100).map((userId) => ({ userId }));
-    while (keys && keys.length > 0) {
-      const result: BatchGetCommandOutput = await ddb.send(
-        new BatchGetCommand({
-          RequestItems: {
-            [table()]: {
-              Keys: keys,
-              ProjectionExpression: 'userId, email, preferredName, familyName, #n',
-              ExpressionAttributeNames: { '#n': 'name' },
-            },
-          },
-        }),
-      );
-      for (const item of result.Responses?.[table()] ?? []) {
-        const { userId, ...rest } = item as UserProfile;
-        names.set(userId, rest);
-      }
-      keys = result.UnprocessedKeys?.[table()]?.Keys;
-    }
-  }
-  return names;
+/** Emails and names of users, for the lists that show people. */
+export const getProfileNames = async (userIds: readonly string[]): Promise<Map<string, ProfileNames>> => {
+  const items = await batchGetAll(
+    table(),
+    userIds.map((userId) => ({ userId })),
+    {
+      ProjectionExpression: 'userId, email, preferredName, familyName, #n',
+      ExpressionAttributeNames: { '#n': 'name' },
+    },
+  );
+  return new Map(
+    (items as UserProfile[]).map(({ userId, email, preferredName, familyName, name }) => [
+      userId,
+      { email, preferredName, familyName, name },
+    ]),
+  );
 };
