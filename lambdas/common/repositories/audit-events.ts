@@ -16,10 +16,9 @@ import { ddb } from '../aws';
 import { decodeCursor, encodeCursor, type PageKey } from '../cursor';
 import { tableName } from '../env';
 import { BadRequest } from '../errors';
+import { timeRange } from '../time-range';
 
 const table = () => tableName('auditEvents');
-/** Sorts after every `{at}#{eventId}` of the same time. */
-const AFTER = '#~';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const withoutKeys = (item: Record<string, unknown>): AuditEvent => {
@@ -93,19 +92,8 @@ export const listAuditEvents = async (
   }
 
   const names: Record<string, string> = { '#p': plan.partition.name };
-  const values: Record<string, string> = {};
-  let range = '';
-  if (query.from !== undefined && query.to !== undefined) {
-    range = ' AND sk BETWEEN :from AND :to';
-    values[':from'] = query.from;
-    values[':to'] = `${query.to}${AFTER}`;
-  } else if (query.from !== undefined) {
-    range = ' AND sk >= :from';
-    values[':from'] = query.from;
-  } else if (query.to !== undefined) {
-    range = ' AND sk <= :to';
-    values[':to'] = `${query.to}${AFTER}`;
-  }
+  const range = timeRange(query.from, query.to);
+  const values: Record<string, string> = { ...range.values };
   plan.filters.forEach(([name, value], i) => {
     names[`#f${i}`] = name;
     values[`:f${i}`] = value;
@@ -117,7 +105,7 @@ export const listAuditEvents = async (
     const input: QueryCommandInput = {
       TableName: table(),
       ...(plan.index !== undefined && { IndexName: plan.index }),
-      KeyConditionExpression: `#p = :p${range}`,
+      KeyConditionExpression: `#p = :p${range.condition}`,
       ...(filterExpression && { FilterExpression: filterExpression }),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: { ...values, ':p': partition },

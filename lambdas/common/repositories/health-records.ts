@@ -9,6 +9,7 @@ import { transactIf, transactWrite } from '../transactions';
 import { decodeCursor, encodeCursor, type PageKey } from '../cursor';
 import { tableName } from '../env';
 import { BadRequest } from '../errors';
+import { timeRange } from '../time-range';
 import { entryDeletedSummaryItem, windowDayOf } from './coaching';
 import { HEALTH_MESSAGES } from '../../../shared/health-messages';
 
@@ -22,8 +23,6 @@ const partition = (userId: string, category: RecordCategory, subtype: string) =>
   `${userId}#${category}#${subtype}`;
 const ownerKey = (userId: string, category: RecordCategory) => `${userId}#${category}`;
 const referenceKey = (userId: string) => `${userId}#R`;
-/** Sorts after every record id (UUIDs are lowercase hex and dashes). */
-const AFTER_ANY_ID = '~';
 
 interface StoredKeys {
   readonly pk: string;
@@ -137,25 +136,13 @@ export const listRecords = async (
       throw new BadRequest(HEALTH_MESSAGES.cursor);
   }
 
-  const values: Record<string, string> = { ':p': partitionValue };
-  let range = '';
-  if (query.from !== undefined && query.to !== undefined) {
-    range = ' AND sk BETWEEN :from AND :to';
-    values[':from'] = query.from;
-    values[':to'] = `${query.to}#${AFTER_ANY_ID}`;
-  } else if (query.from !== undefined) {
-    range = ' AND sk >= :from';
-    values[':from'] = query.from;
-  } else if (query.to !== undefined) {
-    range = ' AND sk <= :to';
-    values[':to'] = `${query.to}#${AFTER_ANY_ID}`;
-  }
+  const range = timeRange(query.from, query.to);
   const input: QueryCommandInput = {
     TableName: table(),
     ...(byType ? { ConsistentRead: true } : { IndexName: OWNER_INDEX }),
-    KeyConditionExpression: `#p = :p${range}`,
+    KeyConditionExpression: `#p = :p${range.condition}`,
     ExpressionAttributeNames: { '#p': partitionName },
-    ExpressionAttributeValues: values,
+    ExpressionAttributeValues: { ':p': partitionValue, ...range.values },
     ScanIndexForward: false,
     Limit: query.limit,
     ...(exclusiveStartKey && { ExclusiveStartKey: exclusiveStartKey }),
