@@ -6,22 +6,14 @@
 import { assignCoachRequestSchema, COACHING_MESSAGES } from '../../../shared/coaching';
 import { userIdSchema } from '../../../shared/schemas';
 import { auditTransactItem, originOf } from '../../common/audit';
-import { getPerson } from '../../common/coaching';
 import { findPoolMember } from '../../common/cognito-users';
 import { BadRequest, Conflict, NotFound } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import { assignCoach, getClientState } from '../../common/repositories/coaching';
+import { getProfileNames } from '../../common/repositories/profiles';
 
 /** Two admins assigning at once: each attempt re-reads the state; the last one wins. */
 const ATTEMPTS = 3;
-
-const activatedMember = async (userId: string, group: string) => {
-  const member = await findPoolMember(userId);
-  if (!member) return { exists: false, inGroup: false };
-  // Only people who completed activation (they have a profile) count.
-  const person = await getPerson(userId);
-  return { exists: person !== undefined, inGroup: person !== undefined && member.groups.includes(group) };
-};
 
 export const handler = httpHandler(
   { auth: 'admin', body: assignCoachRequestSchema },
@@ -30,11 +22,16 @@ export const handler = httpHandler(
     if (!userIdSchema.safeParse(userId).success) throw new NotFound(COACHING_MESSAGES.userNotFound);
     if (body.coachId === userId) throw new BadRequest(COACHING_MESSAGES.selfCoaching);
 
-    const client = await activatedMember(userId, 'users');
-    if (!client.exists) throw new NotFound(COACHING_MESSAGES.userNotFound);
-    if (!client.inGroup) throw new BadRequest(COACHING_MESSAGES.notAClient);
-    const coach = await activatedMember(body.coachId, 'coaches');
-    if (!coach.inGroup) throw new BadRequest(COACHING_MESSAGES.notACoach);
+    const [client, coach, profiles] = await Promise.all([
+      findPoolMember(userId),
+      findPoolMember(body.coachId),
+      // Only people who completed activation (they have a profile) count.
+      getProfileNames([userId, body.coachId]),
+    ]);
+    if (!client || !profiles.has(userId)) throw new NotFound(COACHING_MESSAGES.userNotFound);
+    if (!client.groups.includes('users')) throw new BadRequest(COACHING_MESSAGES.notAClient);
+    if (!coach?.groups.includes('coaches') || !profiles.has(body.coachId))
+      throw new BadRequest(COACHING_MESSAGES.notACoach);
 
     const origin = originOf(event);
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
