@@ -110,7 +110,7 @@ describe('coaching in the browser', () => {
     await admin.getByRole('button', { name: `Assign coach for ${CLIENT}`, exact: true }).click();
     const assign = admin.getByRole('dialog', { name: 'Assign coach' });
     await assign.getByRole('radio', { name: /Cora Coach/ }).check();
-    await auditScreen(admin, 'assign-coach-dialog');
+    await auditBothSizes(admin, 'assign-coach-dialog');
     await assign.getByRole('button', { name: 'Assign', exact: true }).click();
     await assign.waitFor({ state: 'hidden' });
     await expect
@@ -155,5 +155,12 @@ describe('coaching in the browser', () => {
     const events = admin.getByRole('region', { name: 'Audit events' });
     await events.getByText("Coach read a client's data", { exact: true }).first().waitFor();
     await auditBothSizes(admin, 'audit-log');
+
+    // The client's own Recent activity on Profile: their activation, not their coach's reads.
+    await openFromSidebar(client, 'Profile');
+    const activity = client.getByRole('list', { name: 'Recent activity, newest first' });
+    await activity.getByText('Activation completed', { exact: true }).waitFor();
+    expect(await activity.getByText("Coach read a client's data", { exact: true }).count()).toBe(0);
+    await auditBothSizes(client, 'profile-recent-activity');
   });
 });
