@@ -14,7 +14,14 @@ export type AuthLevel = 'public' | 'user' | 'admin' | 'coach';
  * A condition expression or `ReturnValues` on a write needs nothing more either.
  */
 export type TableAction =
-  'GetItem' | 'BatchGetItem' | 'Query' | 'Scan' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'Scan'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem';
 
 /** Actions a function may take on one table, on every item or only on the items `keys` names. */
 export interface TableGrant {
@@ -51,13 +58,171 @@ export interface FunctionDefinition {
 }
 
 export interface RouteDefinition extends FunctionDefinition {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** API Gateway resource path; `{name}` marks a path parameter. */
   readonly path: string;
   readonly auth: AuthLevel;
 }
 
-export const ROUTES: readonly RouteDefinition[] = [
+/** Everything erasing a person touches (`lambdas/common/erase-account.ts`), in every table and the pool. */
+const ERASE_TABLES: FunctionDefinition['tables'] = {
+  accounts: [{ actions: ['GetItem', 'UpdateItem', 'BatchWriteItem'] }],
+  passkeys: [{ actions: ['BatchWriteItem'] }, { actions: ['Query'], index: 'byUser' }],
+  healthRecords: [{ actions: ['Query', 'BatchWriteItem'] }],
+  coaching: [
+    { actions: ['Query', 'BatchWriteItem'], keys: ['notes#*'] },
+    { actions: ['BatchWriteItem', 'UpdateItem'], keys: ['client#*'] },
+    { actions: ['Query'], index: 'byCoach' },
+  ],
+  authChallenges: [{ actions: ['BatchWriteItem'], keys: ['registration#*', 'recovery#*', 'passkey#*'] }],
+  invitations: [{ actions: ['BatchWriteItem'] }],
+  profiles: [{ actions: ['BatchWriteItem'] }],
+  auditEvents: [{ actions: ['PutItem'] }],
+};
+const ERASE_COGNITO = ['AdminUserGlobalSignOut', 'AdminDeleteUser'] as const;
+
+/** SPEC-2 section 3.1: a person's own passkeys. */
+const PASSKEY_ROUTES = (): RouteDefinition[] => [
+  {
+    id: 'ListPasskeys',
+    method: 'GET',
+    path: '/v1/users/me/passkeys',
+    auth: 'user',
+    entry: 'lambdas/api/passkeys/list-passkeys.ts',
+    // The account's list of credential ids, then those passkeys.
+    tables: { accounts: [{ actions: ['GetItem'] }], passkeys: [{ actions: ['BatchGetItem'] }] },
+    cognitoActions: [],
+  },
+  {
+    id: 'PasskeyOptions',
+    method: 'POST',
+    path: '/v1/users/me/passkeys/options',
+    auth: 'user',
+    entry: 'lambdas/api/passkeys/passkey-options.ts',
+    tables: {
+      accounts: [{ actions: ['GetItem'] }],
+      authChallenges: [{ actions: ['PutItem'], keys: ['passkey#*'] }],
+    },
+    cognitoActions: [],
+    webauthn: true,
+  },
+  {
+    id: 'AddPasskey',
+    method: 'POST',
+    path: '/v1/users/me/passkeys',
+    auth: 'user',
+    entry: 'lambdas/api/passkeys/add-passkey.ts',
+    // One transaction spends the challenge, stores the credential, lists it on the account.
+    tables: {
+      accounts: [{ actions: ['GetItem', 'UpdateItem'] }],
+      authChallenges: [{ actions: ['GetItem', 'DeleteItem'], keys: ['passkey#*'] }],
+      passkeys: [{ actions: ['PutItem', 'GetItem'] }],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
+    cognitoActions: [],
+    webauthn: true,
+  },
+  {
+    id: 'RenamePasskey',
+    method: 'PATCH',
+    path: '/v1/users/me/passkeys/{credentialId}',
+    auth: 'user',
+    entry: 'lambdas/api/passkeys/rename-passkey.ts',
+    tables: { passkeys: [{ actions: ['UpdateItem'] }], auditEvents: [{ actions: ['PutItem'] }] },
+    cognitoActions: [],
+  },
+  {
+    id: 'RemovePasskey',
+    method: 'DELETE',
+    path: '/v1/users/me/passkeys/{credentialId}',
+    auth: 'user',
+    entry: 'lambdas/api/passkeys/remove-passkey.ts',
+    tables: {
+      accounts: [{ actions: ['GetItem', 'UpdateItem'] }],
+      passkeys: [{ actions: ['DeleteItem'] }],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
+    cognitoActions: [],
+  },
+];
+
+/** SPEC-2 sections 3.2 to 3.4: recovery, admin actions on people, the person's own erase. */
+const LIFECYCLE_ROUTES = (): RouteDefinition[] => [
+  {
+    id: 'ResetAccess',
+    method: 'POST',
+    path: '/internal/v1/admin/users/{userId}/recovery',
+    auth: 'admin',
+    entry: 'lambdas/api/admin/reset-access.ts',
+    tables: {
+      accounts: [{ actions: ['GetItem'] }],
+      authChallenges: [{ actions: ['PutItem'], keys: ['recovery#*'] }],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
+    cognitoActions: [],
+  },
+  {
+    id: 'ChangeRoles',
+    method: 'PUT',
+    path: '/internal/v1/admin/users/{userId}/roles',
+    auth: 'admin',
+    entry: 'lambdas/api/admin/change-roles.ts',
+    // The guarded transaction: the acting admin's account checked, the person's updated.
+    tables: { accounts: [{ actions: ['GetItem', 'UpdateItem'] }], auditEvents: [{ actions: ['PutItem'] }] },
+    cognitoActions: ['AdminListGroupsForUser', 'AdminAddUserToGroup', 'AdminRemoveUserFromGroup'],
+  },
+  {
+    id: 'DisableUser',
+    method: 'POST',
+    path: '/internal/v1/admin/users/{userId}/disable',
+    auth: 'admin',
+    entry: 'lambdas/api/admin/disable-user.ts',
+    tables: { accounts: [{ actions: ['GetItem', 'UpdateItem'] }], auditEvents: [{ actions: ['PutItem'] }] },
+    cognitoActions: ['AdminDisableUser', 'AdminUserGlobalSignOut'],
+  },
+  {
+    id: 'EnableUser',
+    method: 'POST',
+    path: '/internal/v1/admin/users/{userId}/enable',
+    auth: 'admin',
+    entry: 'lambdas/api/admin/enable-user.ts',
+    tables: { accounts: [{ actions: ['GetItem', 'UpdateItem'] }], auditEvents: [{ actions: ['PutItem'] }] },
+    cognitoActions: ['AdminEnableUser'],
+  },
+  {
+    id: 'DeleteUser',
+    method: 'DELETE',
+    path: '/internal/v1/admin/users/{userId}',
+    auth: 'admin',
+    entry: 'lambdas/api/admin/delete-user.ts',
+    tables: ERASE_TABLES,
+    cognitoActions: [...ERASE_COGNITO],
+  },
+  {
+    id: 'DeleteMe',
+    method: 'DELETE',
+    path: '/v1/users/me',
+    auth: 'user',
+    entry: 'lambdas/api/users/delete-me.ts',
+    tables: ERASE_TABLES,
+    // Finds another active admin before the last one could leave.
+    cognitoActions: [...ERASE_COGNITO, 'ListUsersInGroup'],
+  },
+  {
+    id: 'ResendInvitation',
+    method: 'POST',
+    path: '/internal/v1/admin/invitations/{email}/resend',
+    auth: 'admin',
+    entry: 'lambdas/api/admin/resend-invitation.ts',
+    tables: {
+      invitations: [{ actions: ['UpdateItem', 'GetItem'] }],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
+    cognitoActions: [],
+  },
+];
+
+const DEFINED_ROUTES: readonly RouteDefinition[] = [
   {
     id: 'VerifyActivation',
     method: 'POST',
@@ -67,8 +232,14 @@ export const ROUTES: readonly RouteDefinition[] = [
     tables: {
       // Reads the invitation, reserves its Cognito username.
       invitations: [{ actions: ['GetItem', 'UpdateItem'] }],
-      // Stores the registration challenge.
-      authChallenges: [{ actions: ['PutItem'], keys: ['registration#*'] }],
+      authChallenges: [
+        // Stores the registration challenge.
+        { actions: ['PutItem'], keys: ['registration#*'] },
+        // Reads a recovery code.
+        { actions: ['GetItem'], keys: ['recovery#*'] },
+      ],
+      // The account a recovery code is for.
+      accounts: [{ actions: ['GetItem'] }],
     },
     cognitoActions: ['AdminCreateUser', 'AdminGetUser'],
     webauthn: true,
@@ -87,14 +258,19 @@ export const ROUTES: readonly RouteDefinition[] = [
         { actions: ['GetItem', 'DeleteItem'], keys: ['registration#*'] },
         // Issues the passkey proof the new user signs in with.
         { actions: ['PutItem'], keys: ['proof#*'] },
+        // Reads a recovery code; the recovery transaction spends it.
+        { actions: ['GetItem', 'DeleteItem'], keys: ['recovery#*'] },
       ],
-      // The transaction stores the credential and creates the profile.
-      passkeys: [{ actions: ['PutItem'] }],
+      // The transaction stores the credential and creates the account and the profile; a recovery's
+      // removes the earlier passkeys and updates the account it read.
+      passkeys: [{ actions: ['PutItem', 'DeleteItem'] }],
+      accounts: [{ actions: ['PutItem', 'GetItem', 'UpdateItem'] }],
       profiles: [{ actions: ['PutItem'] }],
-      // The transaction records the activation.
+      // The transaction records the activation or the recovery.
       auditEvents: [{ actions: ['PutItem'] }],
     },
-    cognitoActions: ['AdminAddUserToGroup'],
+    // Groups at activation; a recovery signs the person out everywhere.
+    cognitoActions: ['AdminAddUserToGroup', 'AdminUserGlobalSignOut'],
     webauthn: true,
   },
   {
@@ -123,6 +299,8 @@ export const ROUTES: readonly RouteDefinition[] = [
       ],
       // Reads the credential, moves its signature counter forward.
       passkeys: [{ actions: ['GetItem', 'UpdateItem'] }],
+      // A disabled person gets no proof.
+      accounts: [{ actions: ['GetItem'] }],
       // Records the sign-in and every failure with its reason.
       auditEvents: [{ actions: ['PutItem'] }],
     },
@@ -424,7 +602,22 @@ export const ROUTES: readonly RouteDefinition[] = [
     tables: { auditEvents: [{ actions: ['Query'], index: 'bySubject' }] },
     cognitoActions: [],
   },
+  ...PASSKEY_ROUTES(),
+  ...LIFECYCLE_ROUTES(),
 ];
+
+/**
+ * The session check of the HTTP wrapper (`lambdas/common/session.ts`) reads the caller's account on
+ * every authenticated request: each such function may GetItem on accounts, besides its own grants.
+ */
+const SESSION_CHECK: TableGrant = { actions: ['GetItem'] };
+
+const withSessionCheck = (route: RouteDefinition): RouteDefinition =>
+  route.auth === 'public'
+    ? route
+    : { ...route, tables: { ...route.tables, accounts: [SESSION_CHECK, ...(route.tables.accounts ?? [])] } };
+
+export const ROUTES: readonly RouteDefinition[] = DEFINED_ROUTES.map(withSessionCheck);
 
 /** The Cognito custom-auth triggers. */
 export const TRIGGERS = {
@@ -443,8 +636,12 @@ export const TRIGGERS = {
   verifyAuthChallengeResponse: {
     id: 'VerifyAuthChallengeResponse',
     entry: 'lambdas/cognito/verify-auth-challenge.ts',
-    // Consumes the passkey proof; it can neither issue one nor touch any other item.
-    tables: { authChallenges: [{ actions: ['DeleteItem'], keys: ['proof#*'] }] },
+    // Consumes the passkey proof; it can neither issue one nor touch any other item. Reads the
+    // account the proof is for: a change after the proof was issued voids it.
+    tables: {
+      authChallenges: [{ actions: ['DeleteItem'], keys: ['proof#*'] }],
+      accounts: [{ actions: ['GetItem'] }],
+    },
     cognitoActions: [],
   },
 } as const satisfies Record<string, FunctionDefinition>;

@@ -188,7 +188,8 @@ export const codeCheckRequestSchema = z.strictObject({
 });
 export type CodeCheckRequest = z.infer<typeof codeCheckRequestSchema>;
 
-export const invitationStatusSchema = z.enum(['pending', 'activated']);
+/** SPEC-2 section 3.3 adds 'expired': 7 days after the invitation was created or last resent. */
+export const invitationStatusSchema = z.enum(['pending', 'activated', 'expired']);
 export const invitationSchema = z.object({
   email: emailSchema,
   status: invitationStatusSchema,
@@ -196,6 +197,8 @@ export const invitationSchema = z.object({
   roles: z.array(roleGroupSchema),
   userId: z.optional(userIdSchema),
   createdAt: datetimeSchema,
+  /** When a pending invitation's code stops working (SPEC-2 section 3.3). */
+  expiresAt: z.optional(datetimeSchema),
 });
 export type Invitation = z.infer<typeof invitationSchema>;
 export const invitationListSchema = z.object({ invitations: z.array(invitationSchema) });

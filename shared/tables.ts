@@ -36,6 +36,17 @@ export const TABLES = {
     envVar: 'PROFILES_TABLE',
     partitionKey: { name: 'userId', type: 'S' },
   },
+  /**
+   * One item per activated person, keyed by the Cognito `sub`: what the API checks on every
+   * authenticated request (SPEC-2 section 3.3): `status` (`active` or `disabled`), `roles` (the groups a
+   * token must carry), `tokensValidAfter` (epoch seconds; tokens issued before are refused), and the
+   * person's `credentialIds` and WebAuthn `userHandle` (docs/decisions/044-account-lifecycle.md).
+   */
+  accounts: {
+    id: 'accounts',
+    envVar: 'ACCOUNTS_TABLE',
+    partitionKey: { name: 'userId', type: 'S' },
+  },
   /** Invitations and their activation codes, keyed by lowercased email. */
   invitations: {
     id: 'invitations',
@@ -43,9 +54,8 @@ export const TABLES = {
     partitionKey: { name: 'email', type: 'S' },
   },
   /**
-   * Passkey credentials: credential id unique. `byUser` lists a user's passkeys; no route reads it yet
-   * (a user has one passkey until passkey management exists), but the index is in place so adding a
-   * second passkey with `excludeCredentials` needs no table migration.
+   * Passkey credentials: credential id unique. A person's credential ids are listed on their account
+   * item (read consistently); `byUser` finds the passkeys of a person whose account item is gone.
    */
   passkeys: {
     id: 'passkeys',

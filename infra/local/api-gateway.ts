@@ -39,12 +39,23 @@ const compile = (route: RouteDefinition): CompiledRoute => {
   return { route, pattern: new RegExp(`^${source}$`), parameterNames };
 };
 
-/** API Gateway hands every claim to the Lambda as a string; lists become `[a b]`. */
+/** `exp` and `iat` as API Gateway's Cognito authorizer writes them: `Fri Jul 29 17:52:53 UTC 2016`. */
+const asAuthorizerDate = (epochSeconds: number): string => {
+  const [weekday, day, month, year, time] = new Date(epochSeconds * 1000).toUTCString().split(' ');
+  return `${weekday?.slice(0, 3)} ${month} ${day} ${time} UTC ${year}`;
+};
+
+/**
+ * API Gateway hands every claim to the Lambda as a string; lists become `[a b]`, and `exp` and `iat`
+ * become dates (while `auth_time` stays a number of seconds).
+ */
 export const claimsAsApiGatewayDelivers = (payload: JwtPayload): Record<string, string> =>
   Object.fromEntries(
     Object.entries(payload).map(([key, value]) => [
       key,
-      Array.isArray(value)
+      (key === 'exp' || key === 'iat') && typeof value === 'number'
+        ? asAuthorizerDate(value)
+        : Array.isArray(value)
         ? `[${value.map(String).join(' ')}]`
         : typeof value === 'string'
           ? value

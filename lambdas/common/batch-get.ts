@@ -7,6 +7,8 @@ const KEYS_PER_CALL = 100;
 export interface Projection {
   readonly ProjectionExpression: string;
   readonly ExpressionAttributeNames?: Record<string, string>;
+  /** Strongly consistent reads (a list that must show what was just written). */
+  readonly ConsistentRead?: boolean;
 }
 
 /** The items of `keys` that exist (in no particular order), with only the projected attributes. */

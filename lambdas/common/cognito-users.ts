@@ -3,8 +3,12 @@ import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
+  AdminDisableUserCommand,
+  AdminEnableUserCommand,
   AdminGetUserCommand,
   AdminListGroupsForUserCommand,
+  AdminRemoveUserFromGroupCommand,
+  AdminUserGlobalSignOutCommand,
   ListUsersCommand,
   UserNotFoundException,
   UsernameExistsException,
@@ -58,10 +62,10 @@ export const ensureCognitoUser = async (username: string, email: string): Promis
 };
 
 /**
- * Deletes the user an activation reserved but never completed (its code is unused, so it has no
- * passkey and no profile). Already gone is fine.
+ * Deletes a Cognito user: the one an activation reserved but never completed, or an erased account's.
+ * Already gone is fine.
  */
-export const deleteReservedUser = async (username: string): Promise<void> => {
+export const deleteCognitoUser = async (username: string): Promise<void> => {
   try {
     await cognito.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId(), Username: username }));
   } catch (error) {
@@ -75,6 +79,31 @@ export const addUserToGroups = async (username: string, groups: readonly string[
       new AdminAddUserToGroupCommand({ UserPoolId: userPoolId(), Username: username, GroupName: group }),
     );
   }
+};
+
+/** Puts the user in exactly these role groups, from the groups Cognito has now (so a retry converges). */
+export const setUserGroups = async (username: string, groups: readonly string[]): Promise<void> => {
+  const current = await cognito.send(
+    new AdminListGroupsForUserCommand({ UserPoolId: userPoolId(), Username: username }),
+  );
+  const has = new Set((current.Groups ?? []).flatMap((group) => group.GroupName ?? []));
+  await addUserToGroups(username, groups.filter((group) => !has.has(group)));
+  for (const group of [...has].filter((name) => !groups.includes(name))) {
+    await cognito.send(
+      new AdminRemoveUserFromGroupCommand({ UserPoolId: userPoolId(), Username: username, GroupName: group }),
+    );
+  }
+};
+
+/** Revokes every refresh token of the person (their sessions end at the next refresh). */
+export const signOutEverywhere = async (username: string): Promise<void> => {
+  await cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: userPoolId(), Username: username }));
+};
+
+/** Cognito itself refuses a disabled user's sign-in and refresh. */
+export const setUserEnabled = async (username: string, enabled: boolean): Promise<void> => {
+  const input = { UserPoolId: userPoolId(), Username: username };
+  await cognito.send(enabled ? new AdminEnableUserCommand(input) : new AdminDisableUserCommand(input));
 };
 
 /** A person as Cognito knows them: the opaque username, whether enabled, and their groups. */

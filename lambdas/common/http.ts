@@ -19,6 +19,7 @@ import {
 } from './errors';
 import { logger } from './logger';
 import { userPoolClientId } from './env';
+import { sessionIsValid } from './session';
 
 /** The signed-in caller, from the id token that API Gateway's authorizer verified. */
 export interface Caller {
@@ -26,6 +27,10 @@ export interface Caller {
   readonly username: string;
   readonly email: string;
   readonly groups: RoleGroup[];
+  /** Epoch seconds the id token was issued. */
+  readonly issuedAt: number;
+  /** Epoch seconds of the sign-in the token descends from (kept across refreshes). */
+  readonly authTime: number;
 }
 
 export interface RequestContext<Body, C extends Caller | null = Caller | null, Query = undefined> {
@@ -94,6 +99,18 @@ const parseBody = <Body>(event: APIGatewayProxyEvent, schema: WireSchema<Body>):
   return validate(schema, json);
 };
 
+/**
+ * A time claim in seconds. API Gateway's Cognito authorizer delivers `auth_time` as a number in a
+ * string and `iat` and `exp` as dates (`Fri Jul 29 17:52:53 UTC 2016`); a token carries numbers.
+ */
+export const claimSeconds = (value: unknown): number | undefined => {
+  if (typeof value === 'number') return Number.isFinite(value) ? Math.floor(value) : undefined;
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const parsed = Date.parse(value);
+  return Number.isNaN(parsed) ? undefined : Math.floor(parsed / 1000);
+};
+
 /** API Gateway delivers claims as strings; a group list may arrive as `[admins users]` or `admins,users`. */
 const callerFrom = (event: APIGatewayProxyEvent): Caller | null => {
   const claims: Record<string, unknown> | undefined = (
@@ -102,17 +119,25 @@ const callerFrom = (event: APIGatewayProxyEvent): Caller | null => {
   if (!claims || claims.token_use !== 'id' || typeof claims.sub !== 'string') return null;
   // The authorizer checked signature, issuer and expiry, but accepts any app client of the pool.
   if (claims.aud !== userPoolClientId()) return null;
+  const issuedAt = claimSeconds(claims.iat);
+  const authTime = claimSeconds(claims.auth_time);
+  if (issuedAt === undefined || authTime === undefined) return null;
   return {
     sub: claims.sub,
     username: typeof claims['cognito:username'] === 'string' ? claims['cognito:username'] : claims.sub,
     email: typeof claims.email === 'string' ? claims.email : '',
     groups: roleGroupsFromClaim(claims['cognito:groups']),
+    issuedAt,
+    authTime,
   };
 };
 
-const authorize = (level: AuthLevel, caller: Caller | null): void => {
+const authorize = async (level: AuthLevel, caller: Caller | null): Promise<void> => {
   if (level === 'public') return;
   if (!caller) throw new Unauthorized(API_MESSAGES.unauthorized);
+  // A token of a disabled, deleted or reset person, or one with roles that changed, ends here.
+  if (!(await sessionIsValid({ sub: caller.sub, groups: caller.groups, authTime: caller.authTime })))
+    throw new Unauthorized(API_MESSAGES.unauthorized);
   if (level === 'admin' && !caller.groups.includes('admins')) throw new Forbidden(API_MESSAGES.forbidden);
   if (level === 'coach' && !caller.groups.includes('coaches')) throw new Forbidden(API_MESSAGES.forbidden);
 };
@@ -142,7 +167,7 @@ export const httpHandler =
     const route = `${event.httpMethod} ${event.resource}`;
     try {
       const caller = options.auth === 'public' ? null : callerFrom(event);
-      authorize(options.auth, caller);
+      await authorize(options.auth, caller);
       const body = (options.body ? parseBody(event, options.body) : undefined) as Body;
       const query = (
         options.query ? validate(options.query, event.queryStringParameters ?? {}) : undefined

@@ -11,7 +11,12 @@ import { cognito } from './aws';
 import { anyActivated } from './cognito-users';
 import { userPoolId } from './env';
 import { Conflict } from './errors';
-import { createInvitation, getInvitation, type InvitationRecord } from './repositories/invitations';
+import {
+  createInvitation,
+  getInvitation,
+  invitationExpiryFromNow,
+  type InvitationRecord,
+} from './repositories/invitations';
 
 /**
  * Whether someone with this email completed activation. A user a half-done activation left behind
@@ -24,6 +29,9 @@ export const accountExists = async (email: string): Promise<boolean> => {
   );
   return anyActivated(result.Users ?? []);
 };
+
+/** A new activation code from the CSPRNG (invitations, resends and recovery codes). */
+export const newActivationCode = (): string => generateActivationCode((size) => randomBytes(size));
 
 export interface InviteInput {
   /** Already normalized (trimmed, lowercased). */
@@ -40,11 +48,12 @@ export const invite = async ({ email, roles, createdBy }: InviteInput): Promise<
   if (await accountExists(email)) throw new Conflict(API_MESSAGES.accountExists);
   const invitation: InvitationRecord = {
     email,
-    activationCode: generateActivationCode((size) => randomBytes(size)),
+    activationCode: newActivationCode(),
     codeUsed: false,
     roles: [...new Set(roles ?? DEFAULT_INVITATION_ROLES)],
     createdBy,
     createdAt: new Date().toISOString(),
+    expiresAt: invitationExpiryFromNow(),
   };
   if (!(await createInvitation(invitation))) throw new Conflict(API_MESSAGES.invitationExists);
   return invitation;

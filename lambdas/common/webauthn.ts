@@ -1,4 +1,73 @@
 /** WebAuthn policy shared by registration and sign-in. */
+import { randomBytes } from 'node:crypto';
+import {
+  generateRegistrationOptions,
+  verifyRegistrationResponse,
+  type RegistrationResponseJSON,
+  type VerifiedRegistrationResponse,
+} from '@simplewebauthn/server';
+import { API_MESSAGES } from '../../shared/messages';
+import { BadRequest } from './errors';
+import { WEBAUTHN_TIMEOUT_MS } from '../../shared/constants';
+import { webauthnConfig } from './env';
 
 /** Ed25519 (what Chromium's platform authenticator uses), ES256, RS256. */
 export const SUPPORTED_ALGORITHM_IDS = [-8, -7, -257];
+
+/**
+ * Options for a new passkey of the person with this WebAuthn user handle: a discoverable,
+ * user-verified platform credential, never one the person already has (`exclude`).
+ */
+export const registrationOptionsFor = async (person: {
+  readonly userHandle: string;
+  readonly email: string;
+  readonly exclude?: readonly string[];
+}) => {
+  const { rpId, rpName } = webauthnConfig();
+  return generateRegistrationOptions({
+    rpName,
+    rpID: rpId,
+    userID: Buffer.from(person.userHandle, 'base64url'),
+    userName: person.email,
+    userDisplayName: person.email,
+    timeout: WEBAUTHN_TIMEOUT_MS,
+    attestationType: 'none',
+    excludeCredentials: (person.exclude ?? []).map((id) => ({ id })),
+    authenticatorSelection: {
+      authenticatorAttachment: 'platform',
+      residentKey: 'required',
+      requireResidentKey: true,
+      userVerification: 'required',
+    },
+    supportedAlgorithmIDs: SUPPORTED_ALGORITHM_IDS,
+  });
+};
+
+/** A new random WebAuthn user handle (base64url): never the email or the user id. */
+export const newUserHandle = (): string => randomBytes(32).toString('base64url');
+
+/**
+ * Verifies a new passkey against the challenge the server stored (never one the client sends):
+ * user present and verified, an accepted algorithm. Anything else is 400 'registration failed'.
+ */
+export const verifyNewPasskey = async (
+  response: RegistrationResponseJSON,
+  expectedChallenge: string,
+): Promise<NonNullable<VerifiedRegistrationResponse['registrationInfo']>> => {
+  const { rpId, origins } = webauthnConfig();
+  try {
+    const result = await verifyRegistrationResponse({
+      response,
+      expectedChallenge,
+      expectedOrigin: origins,
+      expectedRPID: rpId,
+      requireUserPresence: true,
+      requireUserVerification: true,
+      supportedAlgorithmIDs: SUPPORTED_ALGORITHM_IDS,
+    });
+    if (result.verified && result.registrationInfo.userVerified) return result.registrationInfo;
+  } catch {
+    // A malformed or mismatched attestation is a rejected registration, not a server error.
+  }
+  throw new BadRequest(API_MESSAGES.registrationFailed);
+};

@@ -274,11 +274,17 @@ describe('authorization', () => {
   it('answers 403 on every admin route to a coach and to a user', async () => {
     expect(adminRoutes.map((route) => route.id).sort()).toEqual([
       'AssignCoach',
+      'ChangeRoles',
       'CreateInvitation',
       'DeleteInvitation',
+      'DeleteUser',
+      'DisableUser',
+      'EnableUser',
       'ListAudit',
       'ListInvitations',
       'ListUsers',
+      'ResendInvitation',
+      'ResetAccess',
       'UnassignCoach',
     ]);
     for (const caller of [coach, user]) {
@@ -356,7 +362,12 @@ describe('bad input changes nothing', () => {
     (await http.request('GET', '/v1/users/me', { token: user.idToken })).text,
   ];
 
-  const bodyRoutes = ROUTES.filter((route) => route.method === 'POST' || route.method === 'PUT');
+  /** The actions that take no body (SPEC-2 section 3): they ignore one. */
+  const NO_BODY = new Set(['PasskeyOptions', 'ResetAccess', 'DisableUser', 'EnableUser', 'ResendInvitation']);
+  const bodyRoutes = ROUTES.filter(
+    (route) =>
+      (route.method !== 'GET' && route.method !== 'DELETE' && !NO_BODY.has(route.id)) || route.id === 'DeleteMe',
+  );
   const tokenFor = (auth: string) =>
     auth === 'public' ? undefined : auth === 'coach' ? coach.idToken : admin.idToken;
 

@@ -1,16 +1,22 @@
 /**
  * POST /v1/auth/register-passkey: verifies a new passkey against the challenge the server stored for
- * this invitation (never one the client sends), puts the reserved user in the invitation's groups,
- * then commits everything in one transaction: the credential, the code marked used, the profile, the
- * challenge consumed. The transaction is the commit point: groups go first so that a committed
+ * this activation code (never one the client sends).
+ *
+ * An invitation's code: puts the reserved user in the invitation's groups, then commits everything in
+ * one transaction: the credential, the code marked used, the account, the profile, the challenge
+ * consumed. The transaction is the commit point: groups go first so that a committed
  * registration always has them; a failure after that leaves a user in groups but with no passkey or
  * profile, who cannot sign in and counts nowhere (docs/decisions/001-passkey-chain.md). It answers a
  * single-use passkey proof so the new user signs in without a second biometric prompt.
+ *
+ * A recovery code (SPEC-2 section 3.2): one transaction spends the code, stores the new credential,
+ * removes every earlier passkey of the account and moves its `tokensValidAfter` to now; then every
+ * session of the person is signed out. The userId, profile, records, coach and notes stay.
  */
 import { UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { verifyRegistrationResponse, type VerifiedRegistrationResponse } from '@simplewebauthn/server';
+import type { VerifiedRegistrationResponse } from '@simplewebauthn/server';
 import {
   DEFAULT_LOCALE,
   DEFAULT_MEASUREMENT_SYSTEM,
@@ -22,8 +28,6 @@ import { registerPasskeyRequestSchema, type UserProfile } from '../../../shared/
 import { issuePasskeyProof } from '../../cognito/passkey-proof';
 import { auditTransactItem, originOf } from '../../common/audit';
 import { ddb } from '../../common/aws';
-import { addUserToGroups } from '../../common/cognito-users';
-import { webauthnConfig } from '../../common/env';
 import { BadRequest, Conflict } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import {
@@ -31,35 +35,38 @@ import {
   findRegistrationChallenge,
   type RegistrationChallenge,
 } from '../../common/repositories/auth-challenges';
-import { getInvitation, markCodeUsedItem } from '../../common/repositories/invitations';
-import { putPasskeyItem } from '../../common/repositories/passkeys';
+import {
+  getInvitation,
+  invitationExpired,
+  markCodeUsedItem,
+  type InvitationRecord,
+} from '../../common/repositories/invitations';
+import { deletePasskeyItem, putPasskeyItem, type PasskeyRecord } from '../../common/repositories/passkeys';
+import {
+  createAccountItem,
+  getAccount,
+  revocationSecond,
+  untilTokensValid,
+  updateAccountItem,
+} from '../../common/repositories/accounts';
+import {
+  consumeRecoveryItem,
+  findRecovery,
+  type RecoveryGrant,
+} from '../../common/repositories/auth-challenges';
+import { addUserToGroups, signOutEverywhere } from '../../common/cognito-users';
+import { canonicalRoles } from '../../common/session';
+import { transactWrite } from '../../common/transactions';
+import type { RequestOrigin } from '../../common/audit';
 import { createProfileItem } from '../../common/repositories/profiles';
 import { secretsEqual } from '../../common/secrets';
-import { SUPPORTED_ALGORITHM_IDS } from '../../common/webauthn';
+import { verifyNewPasskey } from '../../common/webauthn';
 
 const rejected = () => new BadRequest(API_MESSAGES.registrationFailed);
-
-const verify = async (
-  response: Parameters<typeof verifyRegistrationResponse>[0]['response'],
+const verify = (
+  response: Body['registrationResponse'],
   pending: RegistrationChallenge,
-): Promise<NonNullable<VerifiedRegistrationResponse['registrationInfo']>> => {
-  const { rpId, origins } = webauthnConfig();
-  try {
-    const result = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: pending.challenge,
-      expectedOrigin: origins,
-      expectedRPID: rpId,
-      requireUserPresence: true,
-      requireUserVerification: true,
-      supportedAlgorithmIDs: SUPPORTED_ALGORITHM_IDS,
-    });
-    if (result.verified && result.registrationInfo.userVerified) return result.registrationInfo;
-  } catch {
-    // A malformed or mismatched attestation is a rejected registration, not a server error.
-  }
-  throw rejected();
-};
+) => verifyNewPasskey(response, pending.challenge);
 
 /**
  * A registration whose challenge is gone lost a race with one that used the code (409), or came too
@@ -68,86 +75,178 @@ const verify = async (
 const rejectedOrUsed = async (email: string) =>
   (await getInvitation(email))?.codeUsed ? new Conflict(API_MESSAGES.activationCodeUsed) : rejected();
 
+type Body = typeof registerPasskeyRequestSchema._zod.output;
+
+/** The stored challenge of this activation, checked against what the client says of it. */
+const pendingChallenge = async (body: Body, purpose: 'invitation' | 'recovery') => {
+  const pending = await findRegistrationChallenge(body.email);
+  if (!pending) return undefined;
+  if ((pending.purpose ?? 'invitation') !== purpose || pending.cognitoUsername !== body.cognitoUsername)
+    throw rejected();
+  if (body.expectedChallenge !== undefined && !secretsEqual(body.expectedChallenge, pending.challenge))
+    throw rejected();
+  return pending;
+};
+
+const passkeyRecord = (
+  pending: RegistrationChallenge,
+  registration: NonNullable<VerifiedRegistrationResponse['registrationInfo']>,
+  createdAt: string,
+): PasskeyRecord => ({
+  credentialId: registration.credential.id,
+  userId: pending.userId,
+  cognitoUsername: pending.cognitoUsername,
+  userHandle: pending.userHandle,
+  publicKey: registration.credential.publicKey,
+  counter: registration.credential.counter,
+  transports: registration.credential.transports,
+  deviceType: registration.credentialDeviceType,
+  backedUp: registration.credentialBackedUp,
+  aaguid: registration.aaguid,
+  createdAt,
+});
+
+/** Whether a cancelled transaction lost to another use of the same single-use item. */
+const lostRace = (error: TransactionCanceledException, singleUseIndex: number): boolean => {
+  const reasons = error.CancellationReasons ?? [];
+  return (
+    reasons[singleUseIndex]?.Code === 'ConditionalCheckFailed' ||
+    reasons.some((r) => r.Code === 'TransactionConflict')
+  );
+};
+
+/** A recovery: the new passkey replaces every earlier one, and every earlier session ends. */
+const recover = async (body: Body, recovery: RecoveryGrant, origin: RequestOrigin) => {
+  const pending = await pendingChallenge(body, 'recovery');
+  if (!pending || pending.userId !== recovery.userId) throw rejected();
+  const registration = await verify(body.registrationResponse, pending);
+  const account = await getAccount(recovery.userId);
+  if (!account) throw rejected();
+
+  const now = new Date().toISOString();
+  const tokensValidAfter = revocationSecond();
+  const spendCode = consumeRecoveryItem(recovery.email, recovery.activationCode);
+  const earlier = [...(account.credentialIds ?? [])];
+  const items = [
+    consumeRegistrationChallengeItem(recovery.email, pending.challenge),
+    spendCode,
+    putPasskeyItem(passkeyRecord(pending, registration, now)),
+    ...earlier.map((credentialId) => deletePasskeyItem(account.userId, credentialId)),
+    // Only if nobody changed the account meanwhile (a passkey added, a role changed): try again then.
+    updateAccountItem(
+      account.userId,
+      { credentialIds: new Set([registration.credential.id]), tokensValidAfter },
+      { updatedAt: account.updatedAt },
+    ),
+    auditTransactItem(origin, {
+      type: 'recovery.used',
+      actorId: account.userId,
+      subjectId: account.userId,
+      details: { credentialId: registration.credential.id, removedPasskeys: earlier.length },
+    }),
+  ];
+  try {
+    await transactWrite({ TransactItems: items });
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    if (lostRace(error, items.indexOf(spendCode))) throw new Conflict(API_MESSAGES.activationCodeUsed);
+    throw rejected();
+  }
+  // Refresh tokens die here; id tokens from an earlier sign-in are refused by the session check.
+  await signOutEverywhere(account.cognitoUsername);
+  await untilTokensValid(tokensValidAfter);
+  return pending;
+};
+
 export const handler = httpHandler(
   { auth: 'public', body: registerPasskeyRequestSchema },
   async ({ body, event }) => {
+    const origin = originOf(event);
     const invitation = await getInvitation(body.email);
-    if (!invitation || !secretsEqual(invitation.activationCode, body.activationCode)) throw rejected();
-    if (invitation.codeUsed) throw new Conflict(API_MESSAGES.activationCodeUsed);
-
-    const pending = await findRegistrationChallenge(invitation.email);
-    if (!pending) throw await rejectedOrUsed(invitation.email);
-    if (pending.cognitoUsername !== body.cognitoUsername) throw rejected();
-    if (body.expectedChallenge !== undefined && !secretsEqual(body.expectedChallenge, pending.challenge))
-      throw rejected();
-
-    const registration = await verify(body.registrationResponse, pending);
-    try {
-      await addUserToGroups(pending.cognitoUsername, invitation.roles);
-    } catch (error) {
-      // The invitation was deleted (and its reserved user with it) after this request read it.
-      if (error instanceof UserNotFoundException) throw rejected();
-      throw error;
-    }
-
-    const now = new Date().toISOString();
-    const profile: UserProfile = {
-      userId: pending.userId,
-      email: invitation.email,
-      name: body.name ?? invitation.email,
-      createdAt: now,
-      updatedAt: now,
-      sexAssignedAtBirth: DEFAULT_SEX_ASSIGNED_AT_BIRTH,
-      measurementSystem: DEFAULT_MEASUREMENT_SYSTEM,
-      phoneNumber: body.phoneNumber,
-      timezone: body.timezone ?? DEFAULT_TIMEZONE,
-      locale: body.locale ?? DEFAULT_LOCALE,
-      metadata: { onboardingCompleted: false },
-    };
-    // Kept by name: its cancellation reason tells a used code from an expired challenge.
-    const markCodeUsed = markCodeUsedItem(invitation.email, invitation.activationCode, pending.userId, now);
-    const items = [
-      consumeRegistrationChallengeItem(invitation.email, pending.challenge),
-      markCodeUsed,
-      putPasskeyItem({
-        credentialId: registration.credential.id,
-        userId: pending.userId,
-        cognitoUsername: pending.cognitoUsername,
-        userHandle: pending.userHandle,
-        publicKey: registration.credential.publicKey,
-        counter: registration.credential.counter,
-        transports: registration.credential.transports,
-        deviceType: registration.credentialDeviceType,
-        backedUp: registration.credentialBackedUp,
-        createdAt: now,
-      }),
-      createProfileItem(profile),
-      auditTransactItem(originOf(event), {
-        type: 'activation.completed',
-        actorId: pending.userId,
-        subjectId: pending.userId,
-        details: { roles: invitation.roles, credentialId: registration.credential.id },
-      }),
-    ];
-    try {
-      await ddb.send(new TransactWriteCommand({ TransactItems: items }));
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const reasons = error.CancellationReasons ?? [];
-      // The code was used meanwhile, or another registration with it is committing right now.
-      if (
-        reasons[items.indexOf(markCodeUsed)]?.Code === 'ConditionalCheckFailed' ||
-        reasons.some((r) => r.Code === 'TransactionConflict')
-      ) {
-        throw new Conflict(API_MESSAGES.activationCodeUsed);
+    const invitationCode = invitation && secretsEqual(invitation.activationCode, body.activationCode);
+    if (!invitationCode || invitation.codeUsed) {
+      // Not a pending invitation's code: a recovery code, or nothing.
+      const recovery = await findRecovery(body.email);
+      if (recovery && secretsEqual(recovery.activationCode, body.activationCode)) {
+        const pending = await recover(body, recovery, origin);
+        return ok(await proofFor(pending));
       }
-      throw await rejectedOrUsed(invitation.email);
+      if (invitationCode) throw new Conflict(API_MESSAGES.activationCodeUsed);
+      throw rejected();
     }
-
-    const passkeyProof = await issuePasskeyProof({
-      userId: pending.userId,
-      cognitoUsername: pending.cognitoUsername,
-    });
-    return ok({ userId: pending.userId, cognitoUsername: pending.cognitoUsername, passkeyProof });
+    if (invitationExpired(invitation)) throw rejected();
+    const pending = await activate(body, invitation, origin);
+    return ok(await proofFor(pending));
   },
 );
+
+const proofFor = async (pending: RegistrationChallenge) => ({
+  userId: pending.userId,
+  cognitoUsername: pending.cognitoUsername,
+  passkeyProof: await issuePasskeyProof({ userId: pending.userId, cognitoUsername: pending.cognitoUsername }),
+});
+
+/** An invitation's first passkey: the account, its profile and its groups come to life. */
+const activate = async (body: Body, invitation: InvitationRecord, origin: RequestOrigin) => {
+  const pending = await pendingChallenge(body, 'invitation');
+  if (!pending) throw await rejectedOrUsed(invitation.email);
+
+  const registration = await verify(body.registrationResponse, pending);
+  try {
+    await addUserToGroups(pending.cognitoUsername, invitation.roles);
+  } catch (error) {
+    // The invitation was deleted (and its reserved user with it) after this request read it.
+    if (error instanceof UserNotFoundException) throw rejected();
+    throw error;
+  }
+
+  const now = new Date().toISOString();
+  const profile: UserProfile = {
+    userId: pending.userId,
+    email: invitation.email,
+    name: body.name ?? invitation.email,
+    createdAt: now,
+    updatedAt: now,
+    sexAssignedAtBirth: DEFAULT_SEX_ASSIGNED_AT_BIRTH,
+    measurementSystem: DEFAULT_MEASUREMENT_SYSTEM,
+    phoneNumber: body.phoneNumber,
+    timezone: body.timezone ?? DEFAULT_TIMEZONE,
+    locale: body.locale ?? DEFAULT_LOCALE,
+    metadata: { onboardingCompleted: false },
+  };
+  // Kept by name: its cancellation reason tells a used code from an expired challenge.
+  const markCodeUsed = markCodeUsedItem(invitation.email, invitation.activationCode, pending.userId, now);
+  const items = [
+    consumeRegistrationChallengeItem(invitation.email, pending.challenge),
+    markCodeUsed,
+    putPasskeyItem(passkeyRecord(pending, registration, now)),
+    createAccountItem({
+      userId: pending.userId,
+      email: invitation.email,
+      cognitoUsername: pending.cognitoUsername,
+      userHandle: pending.userHandle,
+      roles: canonicalRoles(invitation.roles),
+      status: 'active',
+      tokensValidAfter: 0,
+      credentialIds: new Set([registration.credential.id]),
+      createdAt: now,
+      updatedAt: now,
+    }),
+    createProfileItem(profile),
+    auditTransactItem(origin, {
+      type: 'activation.completed',
+      actorId: pending.userId,
+      subjectId: pending.userId,
+      details: { roles: invitation.roles, credentialId: registration.credential.id },
+    }),
+  ];
+  try {
+    await ddb.send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    // The code was used meanwhile, or another registration with it is committing right now.
+    if (lostRace(error, items.indexOf(markCodeUsed))) throw new Conflict(API_MESSAGES.activationCodeUsed);
+    throw await rejectedOrUsed(invitation.email);
+  }
+  return pending;
+};

@@ -1,62 +1,70 @@
 /**
- * POST /v1/auth/verify-activation: checks an invitation's code and, when it is right, prepares a
- * passkey registration. Every wrong answer (unknown email, wrong or used code, deleted invitation)
- * is the same `{valid:false}`, so the endpoint tells an attacker nothing about who is invited.
+ * POST /v1/auth/verify-activation: checks an activation code and, when it is right, prepares a passkey
+ * registration. The code is an invitation's (pending, unexpired) or an admin's recovery code for an
+ * activated person (SPEC-2 section 3.2). Every wrong answer (unknown email, wrong, used or expired code,
+ * deleted invitation) is the same `{valid:false}`, so the endpoint tells an attacker nothing about who
+ * is invited.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { generateRegistrationOptions } from '@simplewebauthn/server';
-import { REGISTRATION_CHALLENGE_TTL_SECONDS, WEBAUTHN_TIMEOUT_MS } from '../../../shared/constants';
+import { randomUUID } from 'node:crypto';
+import { REGISTRATION_CHALLENGE_TTL_SECONDS } from '../../../shared/constants';
 import { verifyActivationRequestSchema, type ActivationVerifyResponse } from '../../../shared/schemas';
 import { ensureCognitoUser } from '../../common/cognito-users';
-import { webauthnConfig } from '../../common/env';
 import { httpHandler, ok } from '../../common/http';
-import { putRegistrationChallenge, expiresIn } from '../../common/repositories/auth-challenges';
-import { bindCognitoUsername, getInvitation } from '../../common/repositories/invitations';
+import { getAccount } from '../../common/repositories/accounts';
+import {
+  expiresIn,
+  findRecovery,
+  putRegistrationChallenge,
+  type RegistrationChallenge,
+} from '../../common/repositories/auth-challenges';
+import { bindCognitoUsername, getInvitation, invitationExpired } from '../../common/repositories/invitations';
 import { secretsEqual } from '../../common/secrets';
-import { SUPPORTED_ALGORITHM_IDS } from '../../common/webauthn';
+import { newUserHandle, registrationOptionsFor } from '../../common/webauthn';
 
 const INVALID: ActivationVerifyResponse = { valid: false };
+
+type Registration = Omit<RegistrationChallenge, 'challenge' | 'expiresAt'>;
+
+/** The registration an invitation's code opens: the invitation's own (reserved) Cognito user. */
+const invitationRegistration = async (email: string, code: string): Promise<Registration | undefined> => {
+  const invitation = await getInvitation(email);
+  if (!invitation || invitation.codeUsed || invitationExpired(invitation)) return undefined;
+  if (!secretsEqual(invitation.activationCode, code)) return undefined;
+  const cognitoUsername = await bindCognitoUsername(invitation.email, randomUUID());
+  if (!cognitoUsername) return undefined;
+  const userId = await ensureCognitoUser(cognitoUsername, invitation.email);
+  return { purpose: 'invitation', email: invitation.email, cognitoUsername, userId, userHandle: newUserHandle() };
+};
+
+/** The registration a recovery code opens: a new passkey for the same account. */
+const recoveryRegistration = async (email: string, code: string): Promise<Registration | undefined> => {
+  const recovery = await findRecovery(email);
+  if (!recovery || !secretsEqual(recovery.activationCode, code)) return undefined;
+  const account = await getAccount(recovery.userId);
+  if (!account || account.email !== email) return undefined;
+  return {
+    purpose: 'recovery',
+    email,
+    cognitoUsername: account.cognitoUsername,
+    userId: account.userId,
+    userHandle: account.userHandle,
+  };
+};
 
 export const handler = httpHandler(
   { auth: 'public', body: verifyActivationRequestSchema },
   async ({ body }) => {
-    const invitation = await getInvitation(body.email);
     const code = body.activationCode ?? '';
-    if (!invitation || invitation.codeUsed || !secretsEqual(invitation.activationCode, code))
-      return ok(INVALID);
+    const registration =
+      (await invitationRegistration(body.email, code)) ?? (await recoveryRegistration(body.email, code));
+    if (!registration) return ok(INVALID);
 
-    const cognitoUsername = await bindCognitoUsername(invitation.email, randomUUID());
-    if (!cognitoUsername) return ok(INVALID);
-    const userId = await ensureCognitoUser(cognitoUsername, invitation.email);
-
-    const { rpId, rpName } = webauthnConfig();
-    const userHandle = randomBytes(32);
-    const registrationOptions = await generateRegistrationOptions({
-      rpName,
-      rpID: rpId,
-      userID: userHandle,
-      userName: invitation.email,
-      userDisplayName: invitation.email,
-      timeout: WEBAUTHN_TIMEOUT_MS,
-      attestationType: 'none',
-      authenticatorSelection: {
-        authenticatorAttachment: 'platform',
-        residentKey: 'required',
-        requireResidentKey: true,
-        userVerification: 'required',
-      },
-      supportedAlgorithmIDs: SUPPORTED_ALGORITHM_IDS,
-    });
-
+    const registrationOptions = await registrationOptionsFor(registration);
     await putRegistrationChallenge({
-      email: invitation.email,
+      ...registration,
       challenge: registrationOptions.challenge,
-      cognitoUsername,
-      userId,
-      userHandle: userHandle.toString('base64url'),
       expiresAt: expiresIn(REGISTRATION_CHALLENGE_TTL_SECONDS),
     });
-
-    return ok({ valid: true, cognitoUsername, registrationOptions });
+    return ok({ valid: true, cognitoUsername: registration.cognitoUsername, registrationOptions });
   },
 );

@@ -13,6 +13,7 @@ import { webauthnConfig } from '../../common/env';
 import { Unauthorized } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import { consumeSigninSession } from '../../common/repositories/auth-challenges';
+import { getAccountGate, untilTokensValid } from '../../common/repositories/accounts';
 import { advanceCounter, getPasskey, type PasskeyRecord } from '../../common/repositories/passkeys';
 import { secretsEqual } from '../../common/secrets';
 
@@ -22,7 +23,8 @@ type FailureReason =
   | 'unknown-credential'
   | 'user-handle-mismatch'
   | 'assertion-invalid'
-  | 'counter-not-advanced';
+  | 'counter-not-advanced'
+  | 'account-disabled';
 
 /** Records the failure, then answers the error the caller gets (the reason stays in the log). */
 const failed = async (
@@ -57,7 +59,7 @@ export const handler = httpHandler(
       throw await failed(origin, 'user-handle-mismatch', passkey.userId);
 
     const { rpId, origins } = webauthnConfig();
-    let newCounter: number | undefined;
+    let verified: { newCounter: number; backedUp: boolean } | undefined;
     try {
       const result = await verifyAuthenticationResponse({
         response: assertion,
@@ -73,15 +75,20 @@ export const handler = httpHandler(
         },
       });
       if (result.verified && result.authenticationInfo.userVerified)
-        newCounter = result.authenticationInfo.newCounter;
+        verified = {
+          newCounter: result.authenticationInfo.newCounter,
+          backedUp: result.authenticationInfo.credentialBackedUp,
+        };
     } catch {
       // A malformed or mismatched assertion is a failed sign-in, not a server error.
     }
-    if (newCounter === undefined) throw await failed(origin, 'assertion-invalid', passkey.userId);
+    if (!verified) throw await failed(origin, 'assertion-invalid', passkey.userId);
+    // A disabled person (or one being deleted) gets no proof (SPEC-2 section 3.3).
+    const account = await getAccountGate(passkey.userId);
+    if (account?.status !== 'active') throw await failed(origin, 'account-disabled', passkey.userId);
 
-    if (
-      !(await advanceCounter(passkey.credentialId, passkey.counter, newCounter, new Date().toISOString()))
-    ) {
+    const usedAt = new Date().toISOString();
+    if (!(await advanceCounter(passkey.credentialId, passkey.counter, verified.newCounter, usedAt, verified.backedUp))) {
       throw await failed(origin, 'counter-not-advanced', passkey.userId);
     }
     await recordAudit(origin, {
@@ -90,6 +97,8 @@ export const handler = httpHandler(
       subjectId: passkey.userId,
       details: { credentialId: passkey.credentialId },
     });
+    // Right after a change to the account, the tokens this sign-in brings must count as after it.
+    await untilTokensValid(account.tokensValidAfter);
     const passkeyProof = await issuePasskeyProof({
       userId: passkey.userId,
       cognitoUsername: passkey.cognitoUsername,

@@ -1,6 +1,7 @@
 /**
  * Short-lived, single-use items of the sign-in chain, in one table keyed by `pk`:
- * `registration#<email>` (the challenge a passkey registration must sign), `session#<id>` (a sign-in
+ * `registration#<email>` (the challenge a passkey registration must sign), `recovery#<email>` (a recovery
+ * code), `passkey#<userId>` (the challenge of a passkey a signed-in person adds), `session#<id>` (a sign-in
  * challenge) and `proof#<sha256>` (a passkey proof, stored hashed). Every read of one of them is a
  * conditional delete, so it can be used once; expiry is checked in the condition because TTL
  * deletion is lazy.
@@ -17,6 +18,8 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 export const expiresIn = (seconds: number): number => nowSeconds() + seconds;
 
 export interface RegistrationChallenge {
+  /** An invitation's first passkey, or a recovery's replacement passkey (SPEC-2 section 3.2). */
+  readonly purpose?: 'invitation' | 'recovery';
   readonly email: string;
   readonly challenge: string;
   readonly cognitoUsername: string;
@@ -34,10 +37,22 @@ export interface SigninSession {
 export interface StoredProof {
   readonly userId: string;
   readonly cognitoUsername: string;
+  /** Epoch milliseconds: a proof from before a change to the account opens no session. */
+  readonly issuedAt?: number;
+  readonly expiresAt: number;
+}
+
+/** A recovery code an admin issued for an activated person (SPEC-2 section 3.2); one per email. */
+export interface RecoveryGrant {
+  readonly email: string;
+  readonly activationCode: string;
+  readonly userId: string;
+  readonly issuedBy: string;
   readonly expiresAt: number;
 }
 
 const registrationKey = (email: string) => `registration#${email}`;
+const recoveryKey = (email: string) => `recovery#${email}`;
 const sessionKey = (sessionId: string) => `session#${sessionId}`;
 const proofKey = (proofHash: string) => `proof#${proofHash}`;
 
@@ -68,6 +83,67 @@ export const consumeRegistrationChallengeItem = (email: string, challenge: strin
   Delete: {
     TableName: table(),
     Key: { pk: registrationKey(email) },
+    ConditionExpression: 'challenge = :challenge AND expiresAt > :now',
+    ExpressionAttributeValues: { ':challenge': challenge, ':now': nowSeconds() },
+  },
+});
+
+/** Stores a recovery code, replacing (and so invalidating) any earlier one for the email. */
+export const putRecovery = async (grant: RecoveryGrant): Promise<void> => {
+  await ddb.send(
+    new PutCommand({ TableName: table(), Item: { pk: recoveryKey(grant.email), kind: 'recovery', ...grant } }),
+  );
+};
+
+/** The unexpired recovery code of an email, if any (not consumed: see the registration transaction). */
+export const findRecovery = async (email: string): Promise<RecoveryGrant | undefined> => {
+  const result = await ddb.send(
+    new GetCommand({ TableName: table(), Key: { pk: recoveryKey(email) }, ConsistentRead: true }),
+  );
+  const item = result.Item as RecoveryGrant | undefined;
+  return item && item.expiresAt > nowSeconds() ? item : undefined;
+};
+
+/** Transaction item that spends exactly this recovery code, still unexpired: it works once. */
+export const consumeRecoveryItem = (email: string, activationCode: string): TransactItem => ({
+  Delete: {
+    TableName: table(),
+    Key: { pk: recoveryKey(email) },
+    ConditionExpression: 'activationCode = :code AND expiresAt > :now',
+    ExpressionAttributeValues: { ':code': activationCode, ':now': nowSeconds() },
+  },
+});
+
+/** Transaction items deleting whatever is pending for an email: its registration challenge and recovery code. */
+export const deletePendingForEmailItems = (email: string): TransactItem[] =>
+  [registrationKey(email), recoveryKey(email)].map((pk) => ({ Delete: { TableName: table(), Key: { pk } } }));
+
+const passkeyKey = (userId: string) => `passkey#${userId}`;
+
+/** Stores the challenge of a passkey a signed-in person is adding, replacing any earlier one. */
+export const putPasskeyChallenge = async (userId: string, challenge: string, expiresAt: number): Promise<void> => {
+  await ddb.send(
+    new PutCommand({
+      TableName: table(),
+      Item: { pk: passkeyKey(userId), kind: 'passkey', userId, challenge, expiresAt },
+    }),
+  );
+};
+
+/** The unexpired challenge of the passkey this person is adding, if any. */
+export const findPasskeyChallenge = async (userId: string): Promise<string | undefined> => {
+  const result = await ddb.send(
+    new GetCommand({ TableName: table(), Key: { pk: passkeyKey(userId) }, ConsistentRead: true }),
+  );
+  const item = result.Item as { challenge: string; expiresAt: number } | undefined;
+  return item && item.expiresAt > nowSeconds() ? item.challenge : undefined;
+};
+
+/** Transaction item that consumes exactly this passkey challenge, still unexpired. */
+export const consumePasskeyChallengeItem = (userId: string, challenge: string): TransactItem => ({
+  Delete: {
+    TableName: table(),
+    Key: { pk: passkeyKey(userId) },
     ConditionExpression: 'challenge = :challenge AND expiresAt > :now',
     ExpressionAttributeValues: { ':challenge': challenge, ':now': nowSeconds() },
   },

@@ -1,6 +1,7 @@
 /** Invitations and their activation codes, one item per (lowercased) email. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { INVITATION_TTL_SECONDS } from '../../../shared/account';
 import type { RoleGroup } from '../../../shared/constants';
 import { ddb, type TransactItem } from '../aws';
 import { tableName } from '../env';
@@ -18,7 +19,24 @@ export interface InvitationRecord {
   readonly cognitoUsername?: string;
   readonly usedAt?: string;
   readonly usedBy?: string;
+  /** When the code stops working: 7 days after it was created or last resent (SPEC-2 section 3.3). */
+  readonly expiresAt?: string;
+  /** The admin who last resent it, and when. */
+  readonly resentBy?: string;
+  readonly resentAt?: string;
 }
+
+/** An invitation from before expiry existed expires 7 days after it was created. */
+export const invitationExpiresAt = (record: InvitationRecord): string =>
+  record.expiresAt ?? new Date(Date.parse(record.createdAt) + INVITATION_TTL_SECONDS * 1000).toISOString();
+
+/** Whether a pending invitation's code no longer works. */
+export const invitationExpired = (record: InvitationRecord, now = Date.now()): boolean =>
+  Date.parse(invitationExpiresAt(record)) <= now;
+
+/** The expiry of a code issued now. */
+export const invitationExpiryFromNow = (): string =>
+  new Date(Date.now() + INVITATION_TTL_SECONDS * 1000).toISOString();
 
 export const getInvitation = async (email: string): Promise<InvitationRecord | undefined> => {
   const result = await ddb.send(new GetCommand({ TableName: table(), Key: { email }, ConsistentRead: true }));
@@ -78,7 +96,9 @@ export const markCodeUsedItem = (
     TableName: table(),
     Key: { email },
     UpdateExpression: 'SET codeUsed = :true, usedAt = :usedAt, usedBy = :usedBy',
-    ConditionExpression: 'activationCode = :code AND codeUsed = :false',
+    // Unexpired too: an invitation without `expiresAt` predates expiry and is checked by its reader.
+    ConditionExpression:
+      'activationCode = :code AND codeUsed = :false AND (attribute_not_exists(expiresAt) OR expiresAt > :usedAt)',
     ExpressionAttributeValues: {
       ':code': activationCode,
       ':true': true,
@@ -87,6 +107,46 @@ export const markCodeUsedItem = (
       ':usedBy': usedBy,
     },
   },
+});
+
+/**
+ * Gives a pending (or expired) invitation a new code and a new expiry; the old code stops working at
+ * once. Answers the updated invitation, or undefined when there is none or it was activated.
+ */
+export const resendInvitation = async (
+  email: string,
+  activationCode: string,
+  resentBy: string,
+): Promise<InvitationRecord | undefined> => {
+  const resentAt = new Date().toISOString();
+  try {
+    const result = await ddb.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { email },
+        UpdateExpression:
+          'SET activationCode = :code, expiresAt = :expiresAt, resentBy = :resentBy, resentAt = :resentAt',
+        ConditionExpression: 'attribute_exists(email) AND codeUsed = :false',
+        ExpressionAttributeValues: {
+          ':code': activationCode,
+          ':expiresAt': invitationExpiryFromNow(),
+          ':resentBy': resentBy,
+          ':resentAt': resentAt,
+          ':false': false,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return result.Attributes as InvitationRecord;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+};
+
+/** Transaction item deleting a person's invitation (whatever its state), if there is one. */
+export const deleteInvitationItem = (email: string): TransactItem => ({
+  Delete: { TableName: table(), Key: { email } },
 });
 
 /** One page of invitations (admin list only: a paged Scan). */

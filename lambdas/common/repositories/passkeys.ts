@@ -1,7 +1,8 @@
 /** Passkey credentials, one item per credential id (unique by key). */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, type TransactItem } from '../aws';
+import { batchGetAll } from '../batch-get';
 import { tableName } from '../env';
 
 const table = () => tableName('passkeys');
@@ -19,7 +20,84 @@ export interface PasskeyRecord {
   readonly backedUp: boolean;
   readonly createdAt: string;
   readonly lastUsedAt?: string;
+  /** The authenticator's AAGUID, when it sent one. */
+  readonly aaguid?: string;
+  /** The name the person gave it (SPEC-2 section 3.1); else the provider name or 'Passkey'. */
+  readonly name?: string;
 }
+
+/** What a person sees of a passkey (never its key or counter). */
+export type PasskeySummary = Pick<
+  PasskeyRecord,
+  'credentialId' | 'name' | 'createdAt' | 'lastUsedAt' | 'backedUp' | 'aaguid'
+>;
+
+/** A person's passkeys, read consistently by credential id (the ids listed on their account). */
+export const getPasskeySummaries = async (credentialIds: Iterable<string>): Promise<PasskeySummary[]> =>
+  (await batchGetAll(
+    table(),
+    [...credentialIds].map((credentialId) => ({ credentialId })),
+    {
+      ProjectionExpression: 'credentialId, #name, createdAt, lastUsedAt, backedUp, aaguid',
+      ExpressionAttributeNames: { '#name': 'name' },
+      ConsistentRead: true,
+    },
+  )) as PasskeySummary[];
+
+/** Every passkey item of a person, through `byUser` (for erasing an account whose list may be gone). */
+export const findPasskeyIdsOfUser = async (userId: string): Promise<string[]> => {
+  const ids: string[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb.send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: 'byUser',
+        KeyConditionExpression: 'userId = :userId',
+        ExpressionAttributeValues: { ':userId': userId },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    ids.push(...(page.Items ?? []).map((item) => String(item.credentialId)));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return ids;
+};
+
+/** Renames a passkey of this person; answers the updated passkey, or undefined when it is not theirs. */
+export const renamePasskey = async (
+  userId: string,
+  credentialId: string,
+  name: string,
+): Promise<PasskeyRecord | undefined> => {
+  try {
+    const result = await ddb.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { credentialId },
+        UpdateExpression: 'SET #name = :name',
+        ConditionExpression: 'userId = :userId',
+        ExpressionAttributeNames: { '#name': 'name' },
+        ExpressionAttributeValues: { ':name': name, ':userId': userId },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return result.Attributes as PasskeyRecord;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+};
+
+/** Transaction item deleting a passkey of this person (the condition fails for anyone else's). */
+export const deletePasskeyItem = (userId: string, credentialId: string): TransactItem => ({
+  Delete: {
+    TableName: table(),
+    Key: { credentialId },
+    ConditionExpression: 'userId = :userId',
+    ExpressionAttributeValues: { ':userId': userId },
+  },
+});
 
 export const getPasskey = async (credentialId: string): Promise<PasskeyRecord | undefined> => {
   const result = await ddb.send(
@@ -44,16 +122,17 @@ export const advanceCounter = async (
   from: number,
   to: number,
   usedAt: string,
+  backedUp: boolean,
 ): Promise<boolean> => {
   try {
     await ddb.send(
       new UpdateCommand({
         TableName: table(),
         Key: { credentialId },
-        UpdateExpression: 'SET #counter = :to, lastUsedAt = :usedAt',
+        UpdateExpression: 'SET #counter = :to, lastUsedAt = :usedAt, backedUp = :backedUp',
         ConditionExpression: '#counter = :from',
         ExpressionAttributeNames: { '#counter': 'counter' },
-        ExpressionAttributeValues: { ':from': from, ':to': to, ':usedAt': usedAt },
+        ExpressionAttributeValues: { ':from': from, ':to': to, ':usedAt': usedAt, ':backedUp': backedUp },
       }),
     );
     return true;

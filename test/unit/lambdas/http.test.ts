@@ -1,9 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { Conflict } from '../../../lambdas/common/errors';
-import { httpHandler, noContent, ok } from '../../../lambdas/common/http';
+import { claimSeconds, httpHandler, noContent, ok } from '../../../lambdas/common/http';
+import { sessionIsValid } from '../../../lambdas/common/session';
 import { API_MESSAGES } from '../../../shared/messages';
 import { call } from '../../fixtures/api-events';
+
+// The session check reads the account from DynamoDB; its own tests run against DynamoDB Local
+// (test/integration/account-lifecycle.test.ts). Here it answers what each test says.
+vi.mock('../../../lambdas/common/session', () => ({ sessionIsValid: vi.fn(() => Promise.resolve(true)) }));
 
 const echo = httpHandler(
   { auth: 'public', body: z.strictObject({ name: z.string().min(1, 'Name is required') }) },
@@ -19,6 +24,9 @@ const idClaims = {
   token_use: 'id',
   email: 'a@b.co',
   aud: CLIENT_ID,
+  // As API Gateway's Cognito authorizer delivers them: `iat` as a date, `auth_time` as seconds.
+  iat: 'Mon Nov 23 10:00:05 UTC 2026',
+  auth_time: '1795255200',
 };
 
 beforeEach(() => {
@@ -83,6 +91,35 @@ describe('the HTTP wrapper', () => {
     expect((await call(mine, { method: 'GET', claims: { ...idClaims, aud: 'another-client' } })).status).toBe(
       401,
     );
+  });
+
+  it('reads the time claims in both shapes the authorizer and a token use', () => {
+    expect(claimSeconds('Fri Jul 29 17:52:53 UTC 2016')).toBe(1469814773);
+    expect(claimSeconds('1469814773')).toBe(1469814773);
+    expect(claimSeconds(1469814773)).toBe(1469814773);
+    expect(claimSeconds('yesterday')).toBeUndefined();
+    expect(claimSeconds(undefined)).toBeUndefined();
+  });
+
+  it('answers 401 when the token has no issue or sign-in time', async () => {
+    const { iat: _iat, ...noIat } = idClaims;
+    const { auth_time: _authTime, ...noAuthTime } = idClaims;
+    expect((await call(mine, { method: 'GET', claims: noIat })).status).toBe(401);
+    expect((await call(mine, { method: 'GET', claims: noAuthTime })).status).toBe(401);
+  });
+
+  it("asks the session check about the caller's sign-in, and answers 401 when it says no", async () => {
+    vi.mocked(sessionIsValid).mockClear();
+    const claims = { ...idClaims, 'cognito:groups': '[users]' };
+    expect((await call(mine, { method: 'GET', claims })).status).toBe(200);
+    expect(sessionIsValid).toHaveBeenCalledWith({ sub: idClaims.sub, groups: ['users'], authTime: 1795255200 });
+    vi.mocked(sessionIsValid).mockResolvedValueOnce(false);
+    expect(await call(mine, { method: 'GET', claims })).toMatchObject({
+      status: 401,
+      body: { message: API_MESSAGES.unauthorized },
+    });
+    vi.mocked(sessionIsValid).mockResolvedValueOnce(false);
+    expect((await call(adminOnly, { method: 'GET', claims: { ...idClaims, 'cognito:groups': '[admins]' } })).status).toBe(401);
   });
 
   it('reads groups in the shape API Gateway delivers them', async () => {

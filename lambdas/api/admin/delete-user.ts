@@ -1,0 +1,33 @@
+/**
+ * DELETE /internal/v1/admin/users/{userId}: erases the person and everything their account holds.
+ * The account is disabled first, in a guarded transaction (so their tokens and sign-ins end at once),
+ * then erased; the audit event is written last and stays.
+ */
+import { ACCOUNT_MESSAGES } from '../../../shared/account';
+import { AUDIT_MESSAGES } from '../../../shared/audit';
+import { originOf, recordAudit } from '../../common/audit';
+import { commitAdminChange, targetAccount } from '../../common/account-admin';
+import { eraseAccount } from '../../common/erase-account';
+import { Conflict } from '../../common/errors';
+import { httpHandler, noContent } from '../../common/http';
+import { revocationSecond } from '../../common/repositories/accounts';
+
+export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParameters, event }) => {
+  const target = await targetAccount(pathParameters.userId);
+  if (target.userId === caller.sub) throw new Conflict(ACCOUNT_MESSAGES.selfDelete);
+  const origin = originOf(event);
+  await commitAdminChange({
+    actorId: caller.sub,
+    target,
+    set: { status: 'disabled', tokensValidAfter: revocationSecond() },
+    audit: { type: 'user.disabled', actorId: caller.sub, subjectId: target.userId, details: { reason: 'deleting' } },
+    origin,
+  });
+  await eraseAccount(target, origin, caller.sub);
+  await recordAudit(
+    origin,
+    { type: 'user.deleted', actorId: caller.sub, subjectId: target.userId },
+    AUDIT_MESSAGES.unrecorded,
+  );
+  return noContent();
+});

@@ -1,0 +1,29 @@
+/**
+ * POST /internal/v1/admin/users/{userId}/disable: the person's tokens are refused from their next
+ * request (the account is disabled and `tokensValidAfter` moves to now), sign-in fails, and Cognito
+ * disables the user and revokes their refresh tokens.
+ */
+import { ACCOUNT_MESSAGES } from '../../../shared/account';
+import { originOf } from '../../common/audit';
+import { commitAdminChange, targetAccount } from '../../common/account-admin';
+import { setUserEnabled, signOutEverywhere } from '../../common/cognito-users';
+import { Conflict } from '../../common/errors';
+import { httpHandler, ok } from '../../common/http';
+import { revocationSecond } from '../../common/repositories/accounts';
+
+export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParameters, event }) => {
+  const target = await targetAccount(pathParameters.userId);
+  if (target.userId === caller.sub) throw new Conflict(ACCOUNT_MESSAGES.selfDisable);
+  if (target.status !== 'disabled') {
+    await commitAdminChange({
+      actorId: caller.sub,
+      target,
+      set: { status: 'disabled', tokensValidAfter: revocationSecond() },
+      audit: { type: 'user.disabled', actorId: caller.sub, subjectId: target.userId },
+      origin: originOf(event),
+    });
+  }
+  await setUserEnabled(target.cognitoUsername, false);
+  await signOutEverywhere(target.cognitoUsername);
+  return ok({ userId: target.userId, status: 'disabled' });
+});

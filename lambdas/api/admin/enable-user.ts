@@ -1,0 +1,23 @@
+/**
+ * POST /internal/v1/admin/users/{userId}/enable: the person may sign in again. Tokens from before the
+ * disable stay refused (`tokensValidAfter` is not moved back).
+ */
+import { originOf } from '../../common/audit';
+import { commitAdminChange, targetAccount } from '../../common/account-admin';
+import { setUserEnabled } from '../../common/cognito-users';
+import { httpHandler, ok } from '../../common/http';
+
+export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParameters, event }) => {
+  const target = await targetAccount(pathParameters.userId);
+  if (target.status !== 'active') {
+    await commitAdminChange({
+      actorId: caller.sub,
+      target,
+      set: { status: 'active' },
+      audit: { type: 'user.enabled', actorId: caller.sub, subjectId: target.userId },
+      origin: originOf(event),
+    });
+  }
+  await setUserEnabled(target.cognitoUsername, true);
+  return ok({ userId: target.userId, status: 'active' });
+});

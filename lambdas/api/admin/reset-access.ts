@@ -1,0 +1,31 @@
+/**
+ * POST /internal/v1/admin/users/{userId}/recovery: issues a recovery code for an activated person
+ * (SPEC-2 section 3.2), valid 24 hours, replacing any earlier one. Nothing else changes until the
+ * person registers a new passkey with it: their passkeys keep working until then.
+ */
+import { RECOVERY_CODE_TTL_SECONDS } from '../../../shared/account';
+import { originOf, recordAudit } from '../../common/audit';
+import { targetAccount } from '../../common/account-admin';
+import { created, httpHandler } from '../../common/http';
+import { newActivationCode } from '../../common/invite';
+import { expiresIn, putRecovery } from '../../common/repositories/auth-challenges';
+
+export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParameters, event }) => {
+  const target = await targetAccount(pathParameters.userId);
+  const activationCode = newActivationCode();
+  const expiresAt = expiresIn(RECOVERY_CODE_TTL_SECONDS);
+  // Recorded first: a code nobody can account for is never handed out.
+  await recordAudit(originOf(event), {
+    type: 'recovery.issued',
+    actorId: caller.sub,
+    subjectId: target.userId,
+  });
+  await putRecovery({
+    email: target.email,
+    activationCode,
+    userId: target.userId,
+    issuedBy: caller.sub,
+    expiresAt,
+  });
+  return created({ activationCode, expiresAt: new Date(expiresAt * 1000).toISOString() });
+});

@@ -1,0 +1,68 @@
+/**
+ * POST /v1/users/me/passkeys: stores another passkey of the caller, verified against the challenge
+ * the options call stored for them. One transaction spends the challenge, stores the credential, adds
+ * it to the account's list and records the event.
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ACCOUNT_MESSAGES, addPasskeyRequestSchema } from '../../../shared/account';
+import { API_MESSAGES } from '../../../shared/messages';
+import { auditTransactItem, originOf } from '../../common/audit';
+import { BadRequest, Conflict, Unauthorized } from '../../common/errors';
+import { created, httpHandler } from '../../common/http';
+import { requireRecentSignIn, toPasskey } from '../../common/passkey-view';
+import { addCredentialItem, getAccount } from '../../common/repositories/accounts';
+import { consumePasskeyChallengeItem, findPasskeyChallenge } from '../../common/repositories/auth-challenges';
+import { getPasskey, putPasskeyItem, type PasskeyRecord } from '../../common/repositories/passkeys';
+import { transactWrite } from '../../common/transactions';
+import { verifyNewPasskey } from '../../common/webauthn';
+
+export const handler = httpHandler(
+  { auth: 'user', body: addPasskeyRequestSchema },
+  async ({ body, caller, event }) => {
+    requireRecentSignIn(caller);
+    const account = await getAccount(caller.sub);
+    if (!account) throw new Unauthorized(API_MESSAGES.unauthorized);
+    const challenge = await findPasskeyChallenge(caller.sub);
+    if (!challenge) throw new BadRequest(API_MESSAGES.registrationFailed);
+    const registration = await verifyNewPasskey(body.registrationResponse, challenge);
+
+    const passkey: PasskeyRecord = {
+      credentialId: registration.credential.id,
+      userId: account.userId,
+      cognitoUsername: account.cognitoUsername,
+      userHandle: account.userHandle,
+      publicKey: registration.credential.publicKey,
+      counter: registration.credential.counter,
+      transports: registration.credential.transports,
+      deviceType: registration.credentialDeviceType,
+      backedUp: registration.credentialBackedUp,
+      aaguid: registration.aaguid,
+      createdAt: new Date().toISOString(),
+      ...(body.name !== undefined && { name: body.name }),
+    };
+    const storeCredential = putPasskeyItem(passkey);
+    const items = [
+      consumePasskeyChallengeItem(caller.sub, challenge),
+      storeCredential,
+      addCredentialItem(caller.sub, passkey.credentialId),
+      auditTransactItem(originOf(event), {
+        type: 'passkey.added',
+        actorId: caller.sub,
+        subjectId: caller.sub,
+        details: { credentialId: passkey.credentialId },
+      }),
+    ];
+    try {
+      await transactWrite({ TransactItems: items });
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      if (reasons[items.indexOf(storeCredential)]?.Code === 'ConditionalCheckFailed')
+        throw new Conflict(ACCOUNT_MESSAGES.passkeyExists);
+      // The challenge was used by a concurrent request, or it expired.
+      throw new BadRequest(API_MESSAGES.registrationFailed);
+    }
+    const stored = await getPasskey(passkey.credentialId);
+    return created(toPasskey(stored ?? passkey));
+  },
+);

@@ -1,0 +1,11 @@
+/** GET /v1/users/me/passkeys: the caller's passkeys, oldest first. */
+import { httpHandler, ok } from '../../common/http';
+import { byCreation, toPasskey } from '../../common/passkey-view';
+import { getAccount } from '../../common/repositories/accounts';
+import { getPasskeySummaries } from '../../common/repositories/passkeys';
+
+export const handler = httpHandler({ auth: 'user' }, async ({ caller }) => {
+  const account = await getAccount(caller.sub);
+  const passkeys = await getPasskeySummaries(account?.credentialIds ?? []);
+  return ok({ passkeys: passkeys.map(toPasskey).sort(byCreation) });
+});

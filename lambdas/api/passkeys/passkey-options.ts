@@ -1,0 +1,25 @@
+/**
+ * POST /v1/users/me/passkeys/options: registration options for another passkey of the caller, under
+ * their WebAuthn user handle, excluding every passkey they have. The challenge is stored for them.
+ */
+import { REGISTRATION_CHALLENGE_TTL_SECONDS } from '../../../shared/constants';
+import { API_MESSAGES } from '../../../shared/messages';
+import { Unauthorized } from '../../common/errors';
+import { httpHandler, ok } from '../../common/http';
+import { requireRecentSignIn } from '../../common/passkey-view';
+import { getAccount } from '../../common/repositories/accounts';
+import { expiresIn, putPasskeyChallenge } from '../../common/repositories/auth-challenges';
+import { registrationOptionsFor } from '../../common/webauthn';
+
+export const handler = httpHandler({ auth: 'user' }, async ({ caller }) => {
+  requireRecentSignIn(caller);
+  const account = await getAccount(caller.sub);
+  if (!account) throw new Unauthorized(API_MESSAGES.unauthorized);
+  const options = await registrationOptionsFor({
+    userHandle: account.userHandle,
+    email: account.email,
+    exclude: [...(account.credentialIds ?? [])],
+  });
+  await putPasskeyChallenge(caller.sub, options.challenge, expiresIn(REGISTRATION_CHALLENGE_TTL_SECONDS));
+  return ok(options);
+});

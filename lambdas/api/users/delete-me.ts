@@ -1,0 +1,74 @@
+/**
+ * DELETE /v1/users/me: the person erases their own account (SPEC-2 section 3.4), after typing their
+ * email. The last admin cannot: an admin's erase commits only together with a check that another
+ * person is still an active admin, so two admins leaving at once cannot leave nobody.
+ */
+import { ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { ACCOUNT_MESSAGES, deleteMeRequestSchema } from '../../../shared/account';
+import { AUDIT_MESSAGES } from '../../../shared/audit';
+import { API_MESSAGES } from '../../../shared/messages';
+import { originOf, recordAudit } from '../../common/audit';
+import { cognito } from '../../common/aws';
+import { attribute } from '../../common/cognito-users';
+import { userPoolId } from '../../common/env';
+import { eraseAccount } from '../../common/erase-account';
+import { BadRequest, Conflict, Unauthorized } from '../../common/errors';
+import { httpHandler, noContent } from '../../common/http';
+import {
+  activeAdminCheckItem,
+  getAccount,
+  getAccountGate,
+  revocationSecond,
+  updateAccountItem,
+} from '../../common/repositories/accounts';
+import { transactIf } from '../../common/transactions';
+
+/** Another active admin than `userId`, if there is one. */
+const anotherActiveAdmin = async (userId: string): Promise<string | undefined> => {
+  let NextToken: string | undefined;
+  do {
+    const page = await cognito.send(
+      new ListUsersInGroupCommand({ UserPoolId: userPoolId(), GroupName: 'admins', Limit: 60, NextToken }),
+    );
+    for (const member of page.Users ?? []) {
+      const sub = attribute(member.Attributes, 'sub');
+      if (!sub || sub === userId) continue;
+      const gate = await getAccountGate(sub);
+      if (gate?.status === 'active' && gate.roles.includes('admins')) return sub;
+    }
+    NextToken = page.NextToken;
+  } while (NextToken);
+  return undefined;
+};
+
+export const handler = httpHandler(
+  { auth: 'user', body: deleteMeRequestSchema },
+  async ({ body, caller, event }) => {
+    const account = await getAccount(caller.sub);
+    if (!account) throw new Unauthorized(API_MESSAGES.unauthorized);
+    if (body.confirmEmail !== account.email) throw new BadRequest(ACCOUNT_MESSAGES.confirmEmail);
+    const isAdmin = account.roles.includes('admins');
+    const otherAdmin = isAdmin ? await anotherActiveAdmin(caller.sub) : undefined;
+    if (isAdmin && !otherAdmin) throw new Conflict(ACCOUNT_MESSAGES.lastAdmin);
+
+    const disabled = await transactIf({
+      TransactItems: [
+        ...(otherAdmin ? [activeAdminCheckItem(otherAdmin)] : []),
+        updateAccountItem(
+          caller.sub,
+          { status: 'disabled', tokensValidAfter: revocationSecond() },
+          { updatedAt: account.updatedAt },
+        ),
+      ],
+    });
+    if (!disabled) throw new Conflict(isAdmin ? ACCOUNT_MESSAGES.lastAdmin : ACCOUNT_MESSAGES.changedMeanwhile);
+    const origin = originOf(event);
+    await eraseAccount(account, origin, caller.sub);
+    await recordAudit(
+      origin,
+      { type: 'account.deleted', actorId: caller.sub, subjectId: caller.sub },
+      AUDIT_MESSAGES.unrecorded,
+    );
+    return noContent();
+  },
+);

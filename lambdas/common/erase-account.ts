@@ -1,0 +1,111 @@
+/**
+ * Erasing a person (SPEC-2 sections 3.3 and 3.4): everything the account holds, in every table and
+ * in the user pool; only the audit log keeps its events (ids, never data). The caller has already
+ * disabled the account in a guarded transaction, so from that moment no token of the person is served
+ * and no sign-in completes; the erase then runs in an order that never leaves a half state a person
+ * could use: passkeys (no sign-in), the Cognito user (no token), the data, and the account item last,
+ * so an erase cut short is finished by running it again (docs/decisions/044-account-lifecycle.md).
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { TABLES } from '../../shared/tables';
+import { auditTransactItem, type RequestOrigin } from './audit';
+import { ddb } from './aws';
+import { batchDeleteAll, queryKeys } from './batch-write';
+import { tableName } from './env';
+import { deleteCognitoUser, signOutEverywhere } from './cognito-users';
+import type { AccountRecord } from './repositories/accounts';
+import { findPasskeyIdsOfUser } from './repositories/passkeys';
+import { unassignCoach } from './repositories/coaching';
+
+const healthKeys = async (userId: string) => {
+  const table = tableName('healthRecords');
+  const byOwner = (owner: string) =>
+    queryKeys(
+      {
+        TableName: table,
+        IndexName: 'byOwner',
+        KeyConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': owner },
+      },
+      ['pk', 'sk'],
+    );
+  const references = queryKeys(
+    {
+      TableName: table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `${userId}#R` },
+    },
+    ['pk', 'sk'],
+  );
+  return (await Promise.all([byOwner(`${userId}#M`), byOwner(`${userId}#L`), references])).flat();
+};
+
+/** The clients this person coaches (their state items name them in `byCoach`). */
+const clientsOf = async (coachId: string): Promise<string[]> => {
+  const clients: string[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb.send(
+      new QueryCommand({
+        TableName: tableName('coaching'),
+        IndexName: 'byCoach',
+        KeyConditionExpression: 'coachId = :coachId',
+        ExpressionAttributeValues: { ':coachId': coachId },
+        ProjectionExpression: 'clientId',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    clients.push(...(page.Items ?? []).map((item) => String(item.clientId)));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return clients;
+};
+
+export const eraseAccount = async (
+  account: AccountRecord,
+  origin: RequestOrigin,
+  actorId: string,
+): Promise<void> => {
+  const { userId, email } = account;
+  const passkeyIds = new Set([...(account.credentialIds ?? []), ...(await findPasskeyIdsOfUser(userId))]);
+  await batchDeleteAll(
+    tableName('passkeys'),
+    [...passkeyIds].map((credentialId) => ({ credentialId })),
+  );
+  await signOutEverywhere(account.cognitoUsername).catch(() => undefined);
+  await deleteCognitoUser(account.cognitoUsername);
+
+  await batchDeleteAll(tableName('healthRecords'), await healthKeys(userId));
+  const notes = await queryKeys(
+    {
+      TableName: tableName('coaching'),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `notes#${userId}` },
+    },
+    ['pk', 'sk'],
+  );
+  await batchDeleteAll(tableName('coaching'), [...notes, { pk: `client#${userId}`, sk: 'state' }]);
+  // A coach's clients keep their records and notes, and lose their coach.
+  for (const clientId of await clientsOf(userId)) {
+    await unassignCoach(
+      clientId,
+      userId,
+      auditTransactItem(origin, {
+        type: 'coach.unassigned',
+        actorId,
+        subjectId: clientId,
+        details: { coachId: userId, reason: 'coach-deleted' },
+      }),
+    );
+  }
+
+  await batchDeleteAll(tableName('authChallenges'), [
+    { pk: `registration#${email}` },
+    { pk: `recovery#${email}` },
+    { pk: `passkey#${userId}` },
+  ]);
+  await batchDeleteAll(tableName('invitations'), [{ email }]);
+  await batchDeleteAll(tableName('profiles'), [{ userId }]);
+  await batchDeleteAll(tableName('accounts'), [{ [TABLES.accounts.partitionKey.name]: userId }]);
+};

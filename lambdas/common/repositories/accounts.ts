@@ -1,0 +1,146 @@
+/**
+ * Accounts: one item per activated person, the state every authenticated request is checked against
+ * (docs/decisions/044-account-lifecycle.md). Written at activation and by every lifecycle action.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { RoleGroup } from '../../../shared/constants';
+import { ddb, type TransactItem } from '../aws';
+import { tableName } from '../env';
+
+const table = () => tableName('accounts');
+
+export type AccountStatus = 'active' | 'disabled';
+
+export interface AccountRecord {
+  readonly userId: string;
+  readonly email: string;
+  readonly cognitoUsername: string;
+  /** The WebAuthn user handle (base64url) every passkey of the person is registered under. */
+  readonly userHandle: string;
+  readonly roles: RoleGroup[];
+  readonly status: AccountStatus;
+  /** Epoch seconds: a token from a sign-in (`auth_time`) before this second is refused. */
+  readonly tokensValidAfter: number;
+  /** The person's passkeys; never empty for an account that can sign in. */
+  readonly credentialIds: Set<string>;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** What the session check reads on every authenticated request. */
+export type AccountGate = Pick<AccountRecord, 'status' | 'roles' | 'tokensValidAfter'>;
+
+/** The state the session check needs, read consistently (a change is seen by the next request). */
+export const getAccountGate = async (userId: string): Promise<AccountGate | undefined> => {
+  const result = await ddb.send(
+    new GetCommand({
+      TableName: table(),
+      Key: { userId },
+      ConsistentRead: true,
+      ProjectionExpression: '#status, #roles, tokensValidAfter',
+      ExpressionAttributeNames: { '#status': 'status', '#roles': 'roles' },
+    }),
+  );
+  return result.Item as AccountGate | undefined;
+};
+
+export const getAccount = async (userId: string): Promise<AccountRecord | undefined> => {
+  const result = await ddb.send(new GetCommand({ TableName: table(), Key: { userId }, ConsistentRead: true }));
+  return result.Item as AccountRecord | undefined;
+};
+
+/** Transaction item creating the account at activation; never overwrites one. */
+export const createAccountItem = (account: AccountRecord): TransactItem => ({
+  Put: { TableName: table(), Item: account, ConditionExpression: 'attribute_not_exists(userId)' },
+});
+
+/**
+ * The `tokensValidAfter` of a change made now: the next whole second. `auth_time` counts whole
+ * seconds, so a sign-in in the current second may have come before the change and is refused with the
+ * earlier ones; a sign-in after the change waits for that second (`untilTokensValid`).
+ */
+export const revocationSecond = (): number => Math.floor(Date.now() / 1000) + 1;
+
+/** Waits (at most a second) until a sign-in completed now carries an `auth_time` the account accepts. */
+export const untilTokensValid = async (tokensValidAfter: number): Promise<void> => {
+  const wait = tokensValidAfter * 1000 - Date.now();
+  if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+};
+
+/**
+ * Transaction item applying `set` to an account only while `expected` still holds for it (each listed
+ * attribute equal to the value read), so two admins acting at once cannot both act on what they read.
+ */
+export const updateAccountItem = (
+  userId: string,
+  set: Partial<Omit<AccountRecord, 'userId'>>,
+  expected: Partial<Pick<AccountRecord, 'status' | 'roles' | 'updatedAt'>> = {},
+): TransactItem => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const assignments = Object.entries({ ...set, updatedAt: new Date().toISOString() }).map(([key, value], i) => {
+    names[`#s${i}`] = key;
+    values[`:s${i}`] = value;
+    return `#s${i} = :s${i}`;
+  });
+  const conditions = ['attribute_exists(userId)'].concat(
+    Object.entries(expected).map(([key, value], i) => {
+      names[`#e${i}`] = key;
+      values[`:e${i}`] = value;
+      return `#e${i} = :e${i}`;
+    }),
+  );
+  return {
+    Update: {
+      TableName: table(),
+      Key: { userId },
+      UpdateExpression: `SET ${assignments.join(', ')}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+};
+
+/** Transaction item checking that the acting admin is still an active admin when the change commits. */
+export const activeAdminCheckItem = (userId: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: { userId },
+    ConditionExpression: '#status = :active AND contains(#roles, :admins)',
+    ExpressionAttributeNames: { '#status': 'status', '#roles': 'roles' },
+    ExpressionAttributeValues: { ':active': 'active', ':admins': 'admins' },
+  },
+});
+
+/** Transaction item adding a credential to the person's list. */
+export const addCredentialItem = (userId: string, credentialId: string): TransactItem => ({
+  Update: {
+    TableName: table(),
+    Key: { userId },
+    UpdateExpression: 'ADD credentialIds :id SET updatedAt = :now',
+    ConditionExpression: 'attribute_exists(userId)',
+    ExpressionAttributeValues: { ':id': new Set([credentialId]), ':now': new Date().toISOString() },
+  },
+});
+
+/** Transaction item taking a credential off the list, only if it is on it and not the last one. */
+export const removeCredentialItem = (userId: string, credentialId: string): TransactItem => ({
+  Update: {
+    TableName: table(),
+    Key: { userId },
+    UpdateExpression: 'DELETE credentialIds :ids SET updatedAt = :now',
+    ConditionExpression: 'contains(credentialIds, :id) AND size(credentialIds) > :one',
+    ExpressionAttributeValues: {
+      ':ids': new Set([credentialId]),
+      ':id': credentialId,
+      ':one': 1,
+      ':now': new Date().toISOString(),
+    },
+  },
+});
+
+/** Transaction item deleting the account item, if it exists. */
+export const deleteAccountItem = (userId: string): TransactItem => ({
+  Delete: { TableName: table(), Key: { userId }, ConditionExpression: 'attribute_exists(userId)' },
+});

@@ -1,0 +1,109 @@
+/**
+ * SPEC-2 section 3: the account lifecycle. Passkey management, recovery by an admin, admin actions on
+ * people and the person's own rights. Texts of SPEC-2 are copied letter for letter; the others are in
+ * their tone (docs/decisions/044-account-lifecycle.md). The Lambdas parse with these schemas and the SPA
+ * reads the answers with them.
+ */
+import * as z from 'zod/mini';
+import { ROLE_GROUPS } from './constants';
+import { VALIDATION } from './messages';
+import { normalizedEmailSchema, registrationResponseSchema, roleGroupSchema } from './schemas';
+
+/** Adding or removing a passkey needs a sign-in (the id token's `auth_time`) at most this old. */
+export const PASSKEY_REAUTH_MAX_AGE_SECONDS = 10 * 60;
+/** A recovery code works for 24 hours (SPEC-2 section 3.2). */
+export const RECOVERY_CODE_TTL_SECONDS = 24 * 60 * 60;
+/** An invitation expires 7 days after it was created or last resent (SPEC-2 section 3.3). */
+export const INVITATION_TTL_SECONDS = 7 * 24 * 60 * 60;
+/** A passkey's name: 1 to 64 characters. */
+export const PASSKEY_NAME_MAX = 64;
+/** The name of a passkey whose authenticator is not in the AAGUID list. */
+export const DEFAULT_PASSKEY_NAME = 'Passkey';
+
+export const ACCOUNT_MESSAGES = {
+  // SPEC-2 section 3, exact.
+  onlyPasskey: 'You cannot remove your only passkey.',
+  reauthRequired: 'Please sign in again to manage passkeys.',
+  ownAdminRole: 'You cannot remove your own admin role.',
+  // In SPEC-2's tone.
+  selfDisable: 'You cannot disable your own account.',
+  selfDelete: 'You cannot delete your own account from User Management.',
+  lastAdmin: 'You are the only admin. Make someone else an admin first.',
+  confirmEmail: 'Type your email address exactly to confirm.',
+  passkeyName: 'Name must be 1 to 64 characters',
+  passkeyNotFound: 'Passkey not found',
+  passkeyExists: 'This passkey is already registered.',
+  userNotFound: 'User not found',
+  notResendable: 'Only pending or expired invitations can be resent',
+  changedMeanwhile: 'This account changed meanwhile. Please try again.',
+} as const;
+
+/** SPEC-2's labels and prompts, exact. */
+export const ACCOUNT_LABELS = {
+  passkeys: 'Passkeys',
+  addPasskey: 'Add a passkey',
+  rename: 'Rename',
+  remove: 'Remove',
+  synced: 'Synced',
+  deviceBound: 'Device-bound',
+  resetAccess: 'Reset access',
+  changeRoles: 'Change roles',
+  disable: 'Disable',
+  enable: 'Enable',
+  delete: 'Delete',
+  expired: 'Expired',
+  resend: 'Resend',
+  exportMyData: 'Export my data',
+  deleteMyAccount: 'Delete my account',
+} as const;
+
+export const confirmRemovePasskey = (name: string): string => `Remove the passkey ${name}?`;
+export const confirmResetAccess = (email: string): string =>
+  `Reset access for ${email}? Their passkeys stop working.`;
+export const confirmDeleteUser = (email: string): string =>
+  `Delete ${email} and all their data? This cannot be undone.`;
+
+export const passkeyNameSchema = z
+  .string({ error: ACCOUNT_MESSAGES.passkeyName })
+  .check(
+    z.trim(),
+    z.minLength(1, { error: ACCOUNT_MESSAGES.passkeyName }),
+    z.maxLength(PASSKEY_NAME_MAX, { error: ACCOUNT_MESSAGES.passkeyName }),
+  );
+
+export const passkeySchema = z.object({
+  credentialId: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.optional(z.string()),
+  /** Synced (true) or device-bound (false). */
+  backedUp: z.boolean(),
+  providerName: z.optional(z.string()),
+});
+export type Passkey = z.infer<typeof passkeySchema>;
+export const passkeyListSchema = z.object({ passkeys: z.array(passkeySchema) });
+
+export const addPasskeyRequestSchema = z.strictObject({
+  registrationResponse: registrationResponseSchema,
+  name: z.optional(passkeyNameSchema),
+});
+export type AddPasskeyRequest = z.infer<typeof addPasskeyRequestSchema>;
+export const renamePasskeyRequestSchema = z.strictObject({ name: passkeyNameSchema });
+
+export const changeRolesRequestSchema = z.strictObject({
+  roles: z
+    .array(roleGroupSchema)
+    .check(
+      z.minLength(1, { error: VALIDATION.invalidRole }),
+      z.maxLength(ROLE_GROUPS.length, { error: VALIDATION.invalidRole }),
+      z.refine((roles) => new Set(roles).size === roles.length, { error: VALIDATION.invalidRole }),
+    ),
+});
+export type ChangeRolesRequest = z.infer<typeof changeRolesRequestSchema>;
+
+/** The answer of a recovery and of a resend: the new code and when it stops working. */
+export const issuedCodeSchema = z.object({ activationCode: z.string(), expiresAt: z.string() });
+export type IssuedCode = z.infer<typeof issuedCodeSchema>;
+
+export const deleteMeRequestSchema = z.strictObject({ confirmEmail: normalizedEmailSchema });
+export type DeleteMeRequest = z.infer<typeof deleteMeRequestSchema>;

@@ -1,0 +1,602 @@
+/**
+ * SPEC-2 section 3 on the local stack (DynamoDB Local, the local Cognito endpoint, the real handlers),
+ * with software passkeys: passkey management, recovery, admin actions, the person's own erase, and the
+ * races of the account lifecycle, each with exactly one outcome a person can explain.
+ */
+import { ListUsersCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  ACCOUNT_MESSAGES,
+  INVITATION_TTL_SECONDS,
+  PASSKEY_REAUTH_MAX_AGE_SECONDS,
+  type Passkey,
+} from '../../shared/account';
+import type { AuditEvent } from '../../shared/audit';
+import { API_MESSAGES } from '../../shared/messages';
+import type { Invitation } from '../../shared/schemas';
+import { TABLE_KEYS } from '../../shared/tables';
+import { LOCAL_USER_POOL_ID } from '../../infra/local/stack';
+import { startPeople, type People, type Person } from '../fixtures/health-people';
+import { SoftwareAuthenticator } from '../fixtures/software-authenticator';
+
+const ICLOUD_AAGUID = 'dd4ec289-e01d-41c9-bb89-70fa845d4bf2';
+
+type Key = 'client' | 'other' | 'deputy' | 'coach' | 'leaver';
+let world: People<Key>;
+const token = { admin: '' };
+
+beforeAll(async () => {
+  world = await startPeople<Key>({
+    client: { email: 'client@example.com' },
+    other: { email: 'other@example.com' },
+    deputy: { email: 'deputy@example.com', roles: ['admins', 'users'] },
+    coach: { email: 'coach@example.com', roles: ['coaches'] },
+    leaver: { email: 'leaver@example.com' },
+  });
+  token.admin = world.admin.idToken;
+}, 120_000);
+afterAll(() => world?.stop());
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const api = <T = Record<string, unknown>>(method: string, path: string, idToken?: string, json?: unknown) =>
+  world.http.request<T>(method, path, { ...(idToken && { token: idToken }), ...(json !== undefined && { json }) });
+
+const passkeysOf = async (idToken: string) =>
+  (await api<{ passkeys: Passkey[] }>('GET', '/v1/users/me/passkeys', idToken)).body.passkeys;
+
+/** Registers another passkey on a new authenticator for the signed-in person. */
+const addPasskey = async (idToken: string, name?: string, aaguid?: string) => {
+  const options = await api<Parameters<SoftwareAuthenticator['createCredential']>[0]>(
+    'POST',
+    '/v1/users/me/passkeys/options',
+    idToken,
+  );
+  expect(options.status).toBe(200);
+  const device = new SoftwareAuthenticator(world.stack.origin, aaguid);
+  const answer = await api<Passkey>('POST', '/v1/users/me/passkeys', idToken, {
+    registrationResponse: device.createCredential(options.body),
+    ...(name !== undefined && { name }),
+  });
+  return { device, answer, options: options.body };
+};
+
+const signInAs = async (device: SoftwareAuthenticator) => {
+  const tokens = await world.http.signIn(device);
+  return { idToken: tokens.idToken ?? '', refreshToken: tokens.refreshToken ?? '' };
+};
+
+/** Every item of every table but the audit log that mentions this person's id or email. */
+const traces = async (person: { userId: string; email: string }) => {
+  const found: string[] = [];
+  for (const table of TABLE_KEYS.filter((key) => key !== 'auditEvents')) {
+    for (const item of await world.scan(table)) {
+      const text = JSON.stringify(item, (_key, value: unknown) => (value instanceof Set ? [...value] : value));
+      if (text.includes(person.userId) || text.includes(person.email)) found.push(`${table}: ${text}`);
+    }
+  }
+  return found;
+};
+
+const poolUsersWithSub = async (userId: string) =>
+  (
+    await world.http.cognito.send(
+      new ListUsersCommand({ UserPoolId: LOCAL_USER_POOL_ID, Filter: `sub = "${userId}"` }),
+    )
+  ).Users ?? [];
+
+const auditOf = async (type: string, subjectId: string) =>
+  (await world.scan('auditEvents')).filter(
+    (event) => event.type === type && event.subjectId === subjectId,
+  ) as unknown as AuditEvent[];
+
+/** Moves an invitation's creation and expiry this many seconds into the past. */
+const backdate = async (email: string, seconds: number) => {
+  const documents = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+      region: 'us-west-2',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
+  const [item] = (await world.scan('invitations')).filter((invitation) => invitation.email === email);
+  const back = (iso: unknown) => new Date(Date.parse(String(iso)) - seconds * 1000).toISOString();
+  await documents.send(
+    new UpdateCommand({
+      TableName: world.stack.tables.invitations,
+      Key: { email },
+      UpdateExpression: 'SET createdAt = :createdAt, expiresAt = :expiresAt',
+      ExpressionAttributeValues: { ':createdAt': back(item?.createdAt), ':expiresAt': back(item?.expiresAt) },
+    }),
+  );
+  documents.destroy();
+};
+
+const fresh = async (person: Person) => signInAs(person.authenticator as SoftwareAuthenticator);
+
+/** The client's devices, to sign in with whichever still holds a passkey the server knows. */
+const clientDevices: SoftwareAuthenticator[] = [];
+const deviceHolding = (credentialId: string) =>
+  clientDevices.find((device) =>
+    device.credentials.some((credential) => credential.id.toString('base64url') === credentialId),
+  );
+
+describe('passkeys (SPEC-2 section 3.1)', () => {
+  it('adds a second passkey that signs in as the same person, with either passkey', async () => {
+    const client = world.people.client;
+    const { idToken } = await fresh(client);
+    const before = await passkeysOf(idToken);
+    expect(before).toHaveLength(1);
+    expect(before[0]).toMatchObject({ name: 'Passkey', backedUp: false });
+    expect(before[0]?.providerName).toBeUndefined();
+
+    const { device, answer, options } = await addPasskey(idToken, undefined, ICLOUD_AAGUID);
+    clientDevices.push(client.authenticator as SoftwareAuthenticator, device);
+    // The browser is told not to make a second passkey on a device that has one.
+    expect(options.excludeCredentials?.map((c) => c.id)).toEqual([before[0]?.credentialId]);
+    expect(answer.status).toBe(201);
+    // Named after the authenticator's AAGUID from the maintained list.
+    expect(answer.body).toMatchObject({ name: 'iCloud Keychain (Managed)', providerName: 'iCloud Keychain (Managed)' });
+
+    const viaNew = await signInAs(device);
+    const viaOld = await fresh(client);
+    for (const tokenOfEither of [viaNew.idToken, viaOld.idToken]) {
+      const me = await api<{ userId: string }>('GET', '/v1/users/me', tokenOfEither);
+      expect(me).toMatchObject({ status: 200, body: { userId: client.userId } });
+    }
+    const after = await passkeysOf(viaNew.idToken);
+    expect(after).toHaveLength(2);
+    // Each sign-in is recorded on the passkey it used.
+    expect(after.every((passkey) => passkey.lastUsedAt !== undefined)).toBe(true);
+    expect(await auditOf('passkey.added', client.userId)).toHaveLength(1);
+  });
+
+  it('renames a passkey (1 to 64 characters) and removes one, but never the only one', async () => {
+    const client = world.people.client;
+    const { idToken } = await fresh(client);
+    const [first, second] = await passkeysOf(idToken);
+    if (!first || !second) throw new Error('two passkeys expected');
+
+    const renamed = await api<Passkey>('PATCH', `/v1/users/me/passkeys/${first.credentialId}`, idToken, {
+      name: '  Work laptop  ',
+    });
+    expect(renamed).toMatchObject({ status: 200, body: { name: 'Work laptop', credentialId: first.credentialId } });
+    for (const name of ['', '   ', 'x'.repeat(65)]) {
+      const refused = await api('PATCH', `/v1/users/me/passkeys/${first.credentialId}`, idToken, { name });
+      expect(refused).toMatchObject({ status: 400, body: { message: ACCOUNT_MESSAGES.passkeyName } });
+    }
+    // Somebody else's passkey is not found, and stays as it was.
+    const other = await fresh(world.people.other);
+    const foreign = await api('PATCH', `/v1/users/me/passkeys/${first.credentialId}`, other.idToken, {
+      name: 'Mine now',
+    });
+    expect(foreign).toMatchObject({ status: 404, body: { message: ACCOUNT_MESSAGES.passkeyNotFound } });
+    expect(await api('DELETE', `/v1/users/me/passkeys/${first.credentialId}`, other.idToken)).toMatchObject({
+      status: 404,
+    });
+    expect((await passkeysOf(idToken)).find((p) => p.credentialId === first.credentialId)?.name).toBe('Work laptop');
+
+    // Two removals at once: one passkey must remain.
+    const [a, b] = await Promise.all([
+      api('DELETE', `/v1/users/me/passkeys/${first.credentialId}`, idToken),
+      api('DELETE', `/v1/users/me/passkeys/${second.credentialId}`, idToken),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([204, 409]);
+    const left = await passkeysOf(idToken);
+    expect(left).toHaveLength(1);
+    const only = left[0]?.credentialId ?? '';
+    Object.assign(client, { authenticator: deviceHolding(only) });
+    expect(await api('DELETE', `/v1/users/me/passkeys/${only}`, idToken)).toMatchObject({
+      status: 409,
+      body: { message: ACCOUNT_MESSAGES.onlyPasskey },
+    });
+    const stored = (await world.scan('passkeys')).filter((item) => item.userId === client.userId);
+    expect(stored.map((item) => item.credentialId)).toEqual([only]);
+    expect(await auditOf('passkey.removed', client.userId)).toHaveLength(1);
+    expect(await auditOf('passkey.renamed', client.userId)).toHaveLength(1);
+  });
+
+  it('refuses adding or removing with a sign-in older than 10 minutes (401), but still lists and renames', async () => {
+    const { idToken } = await fresh(world.people.other);
+    const [passkey] = await passkeysOf(idToken);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (PASSKEY_REAUTH_MAX_AGE_SECONDS + 5) * 1000 });
+    const reauth = { status: 401, body: { message: ACCOUNT_MESSAGES.reauthRequired } };
+    expect(await api('POST', '/v1/users/me/passkeys/options', idToken)).toMatchObject(reauth);
+    expect(await api('POST', '/v1/users/me/passkeys', idToken, { registrationResponse: {} })).toMatchObject({
+      status: 400,
+    });
+    expect(await api('DELETE', `/v1/users/me/passkeys/${passkey?.credentialId}`, idToken)).toMatchObject(reauth);
+    expect((await api('GET', '/v1/users/me/passkeys', idToken)).status).toBe(200);
+  });
+
+  it('refuses a registration made for another challenge, and one with no options asked', async () => {
+    const { idToken } = await fresh(world.people.other);
+    const device = new SoftwareAuthenticator(world.stack.origin);
+    const options = await api<Parameters<SoftwareAuthenticator['createCredential']>[0]>(
+      'POST',
+      '/v1/users/me/passkeys/options',
+      idToken,
+    );
+    const forged = device.createCredential(options.body, { challenge: 'bm90LXRoZS1jaGFsbGVuZ2U' });
+    expect(await api('POST', '/v1/users/me/passkeys', idToken, { registrationResponse: forged })).toMatchObject({
+      status: 400,
+      body: { message: API_MESSAGES.registrationFailed },
+    });
+    expect(await passkeysOf(idToken)).toHaveLength(1);
+  });
+});
+
+describe('recovery (SPEC-2 section 3.2)', () => {
+  it('replaces every passkey, ends every session, and keeps the person, their profile and records', async () => {
+    const client = world.people.client;
+    const old = await fresh(client);
+    await api('PUT', '/v1/users/me', old.idToken, { email: client.email, preferredName: 'Casey' });
+    const reading = { type: 'weight', value: 80, enteredUnit: 'kg', takenAt: new Date().toISOString() };
+    expect((await api('POST', '/v1/measurements', old.idToken, reading)).status).toBe(201);
+
+    const issued = await api<{ activationCode: string; expiresAt: string }>(
+      'POST',
+      `/internal/v1/admin/users/${client.userId}/recovery`,
+      token.admin,
+    );
+    expect(issued.status).toBe(201);
+    expect(Date.parse(issued.body.expiresAt) - Date.now()).toBeGreaterThan(23.9 * 3600 * 1000);
+    // Until the new passkey exists, the old one still signs in.
+    await fresh(client);
+    // The code is bound to that person: useless for any other email.
+    const elsewhere = await api('POST', '/v1/auth/verify-activation', undefined, {
+      email: world.people.other.email,
+      activationCode: issued.body.activationCode,
+    });
+    expect(elsewhere.body).toEqual({ valid: false });
+
+    const renewed = await world.http.activate(client.email, issued.body.activationCode);
+    expect(renewed.userId).toBe(client.userId);
+
+    await expect(world.http.signIn(client.authenticator as SoftwareAuthenticator)).rejects.toThrow(/401/);
+    expect((await api('GET', '/v1/users/me', old.idToken)).status).toBe(401);
+    await expect(world.http.refresh(old.refreshToken)).rejects.toThrow();
+
+    const me = await api<{ userId: string; preferredName: string }>('GET', '/v1/users/me', renewed.idToken);
+    expect(me.body).toMatchObject({ userId: client.userId, preferredName: 'Casey' });
+    const readings = await api<{ items: unknown[] }>('GET', '/v1/measurements?type=weight', renewed.idToken);
+    expect(readings.body.items).toHaveLength(1);
+    expect(await passkeysOf(renewed.idToken ?? '')).toHaveLength(1);
+    // Used once.
+    const again = await api('POST', '/v1/auth/verify-activation', undefined, {
+      email: client.email,
+      activationCode: issued.body.activationCode,
+    });
+    expect(again.body).toEqual({ valid: false });
+    expect(await auditOf('recovery.issued', client.userId)).toHaveLength(1);
+    expect(await auditOf('recovery.used', client.userId)).toHaveLength(1);
+    Object.assign(world.people.client, { authenticator: renewed.authenticator });
+  });
+
+  it('lets exactly one of two registrations with one recovery code win', async () => {
+    const person = world.people.other;
+    const issued = await api<{ activationCode: string }>(
+      'POST',
+      `/internal/v1/admin/users/${person.userId}/recovery`,
+      token.admin,
+    );
+    const verified = await api<{ cognitoUsername: string; registrationOptions: never }>(
+      'POST',
+      '/v1/auth/verify-activation',
+      undefined,
+      { email: person.email, activationCode: issued.body.activationCode },
+    );
+    const devices = [new SoftwareAuthenticator(world.stack.origin), new SoftwareAuthenticator(world.stack.origin)];
+    const answers = await Promise.all(
+      devices.map((device) =>
+        api('POST', '/v1/auth/register-passkey', undefined, {
+          email: person.email,
+          activationCode: issued.body.activationCode,
+          cognitoUsername: verified.body.cognitoUsername,
+          registrationResponse: device.createCredential(verified.body.registrationOptions),
+        }),
+      ),
+    );
+    const winners = answers.flatMap((answer, i) => (answer.status === 200 ? [devices[i]] : []));
+    expect(winners).toHaveLength(1);
+    const loser = answers.find((answer) => answer.status !== 200);
+    expect([400, 409]).toContain(loser?.status);
+    const stored = (await world.scan('passkeys')).filter((item) => item.userId === person.userId);
+    expect(stored).toHaveLength(1);
+    const winner = winners[0] as SoftwareAuthenticator;
+    expect((await signInAs(winner)).idToken).not.toBe('');
+    Object.assign(world.people.other, { authenticator: winner });
+  });
+
+  it('fails a sign-in with an old passkey that was under way when the recovery completed', async () => {
+    const person = world.people.other;
+    const pending = await world.http.prepareSignIn(person.authenticator as SoftwareAuthenticator);
+    const issued = await api<{ activationCode: string }>(
+      'POST',
+      `/internal/v1/admin/users/${person.userId}/recovery`,
+      token.admin,
+    );
+    const renewed = await world.http.activate(person.email, issued.body.activationCode);
+    const late = await pending();
+    expect(late).toMatchObject({ status: 401, body: { message: API_MESSAGES.signInFailed } });
+    Object.assign(world.people.other, { authenticator: renewed.authenticator });
+  });
+});
+
+describe('admin actions (SPEC-2 section 3.3)', () => {
+  it('disables a person at once (their valid token, their sign-in) and enables them again', async () => {
+    const person = world.people.leaver;
+    const before = await fresh(person);
+    expect((await api('GET', '/v1/users/me', before.idToken)).status).toBe(200);
+    const disabled = await api('POST', `/internal/v1/admin/users/${person.userId}/disable`, token.admin);
+    expect(disabled).toMatchObject({ status: 200, body: { userId: person.userId, status: 'disabled' } });
+
+    expect((await api('GET', '/v1/users/me', before.idToken)).status).toBe(401);
+    expect((await api('GET', '/v1/measurements?type=weight', before.idToken)).status).toBe(401);
+    await expect(fresh(person)).rejects.toThrow(/401/);
+    await expect(world.http.refresh(before.refreshToken)).rejects.toThrow();
+    const users = await api<{ users: { userId: string; status: string }[] }>(
+      'GET',
+      '/internal/v1/admin/users',
+      token.admin,
+    );
+    expect(users.body.users.find((user) => user.userId === person.userId)?.status).toBe('disabled');
+
+    expect((await api('POST', `/internal/v1/admin/users/${person.userId}/enable`, token.admin)).status).toBe(200);
+    const after = await fresh(person);
+    expect((await api('GET', '/v1/users/me', after.idToken)).status).toBe(200);
+    // A token from before the disable stays refused.
+    expect((await api('GET', '/v1/users/me', before.idToken)).status).toBe(401);
+    expect(await auditOf('user.disabled', person.userId)).toHaveLength(1);
+    expect(await auditOf('user.enabled', person.userId)).toHaveLength(1);
+  });
+
+  it('answers the section 3.3 refusals with their status and message, and changes nothing', async () => {
+    const self = world.admin.userId;
+    const refusals: [string, string, unknown, number, string][] = [
+      ['PUT', `/internal/v1/admin/users/${self}/roles`, { roles: ['users'] }, 409, ACCOUNT_MESSAGES.ownAdminRole],
+      ['POST', `/internal/v1/admin/users/${self}/disable`, undefined, 409, ACCOUNT_MESSAGES.selfDisable],
+      ['DELETE', `/internal/v1/admin/users/${self}`, undefined, 409, ACCOUNT_MESSAGES.selfDelete],
+      ['PUT', `/internal/v1/admin/users/${self}/roles`, { roles: [] }, 400, 'Role must be one of admins, coaches, users'],
+      ['PUT', `/internal/v1/admin/users/${self}/roles`, { roles: ['owners'] }, 400, 'Role must be one of admins, coaches, users'],
+      ['PUT', `/internal/v1/admin/users/${self}/roles`, { roles: ['users', 'users'] }, 400, 'Role must be one of admins, coaches, users'],
+      [
+        'POST',
+        '/internal/v1/admin/users/00000000-0000-4000-8000-000000000000/disable',
+        undefined,
+        404,
+        ACCOUNT_MESSAGES.userNotFound,
+      ],
+    ];
+    const before = await world.scan('accounts');
+    for (const [method, path, json, status, message] of refusals) {
+      expect(await api(method, path, token.admin, json), `${method} ${path}`).toMatchObject({
+        status,
+        body: { message },
+      });
+    }
+    expect(await world.scan('accounts')).toEqual(before);
+    // The admin is still an admin.
+    expect((await api('GET', '/internal/v1/admin/users', token.admin)).status).toBe(200);
+    // Nobody but an admin may act.
+    const client = await fresh(world.people.client);
+    expect(
+      (await api('POST', `/internal/v1/admin/users/${world.people.leaver.userId}/disable`, client.idToken)).status,
+    ).toBe(403);
+  });
+
+  it("ends a demoted admin's token at once (401); signed in again, they are refused as a non-admin (403)", async () => {
+    const deputy = world.people.deputy;
+    const before = await fresh(deputy);
+    expect((await api('GET', '/internal/v1/admin/users', before.idToken)).status).toBe(200);
+    const changed = await api('PUT', `/internal/v1/admin/users/${deputy.userId}/roles`, token.admin, {
+      roles: ['users'],
+    });
+    expect(changed).toMatchObject({ status: 200, body: { userId: deputy.userId, roles: ['users'] } });
+    expect((await api('GET', '/internal/v1/admin/users', before.idToken)).status).toBe(401);
+    expect((await api('GET', '/v1/users/me', before.idToken)).status).toBe(401);
+    await expect(world.http.refresh(before.refreshToken)).resolves.toBeDefined();
+    const after = await fresh(deputy);
+    expect((await api('GET', '/internal/v1/admin/users', after.idToken)).status).toBe(403);
+    expect((await api('GET', '/v1/users/me', after.idToken)).status).toBe(200);
+    const [event] = await auditOf('roles.changed', deputy.userId);
+    expect(event?.details).toEqual({ from: ['admins', 'users'], to: ['users'] });
+  });
+
+  it('lets only one of two admins demoting each other at once succeed: never zero admins', async () => {
+    const deputy = world.people.deputy;
+    expect(
+      (await api('PUT', `/internal/v1/admin/users/${deputy.userId}/roles`, token.admin, { roles: ['admins'] }))
+        .status,
+    ).toBe(200);
+    const deputyToken = (await fresh(deputy)).idToken;
+    const [mine, theirs] = await Promise.all([
+      api('PUT', `/internal/v1/admin/users/${deputy.userId}/roles`, token.admin, { roles: ['users'] }),
+      api('PUT', `/internal/v1/admin/users/${world.admin.userId}/roles`, deputyToken, { roles: ['users'] }),
+    ]);
+    expect([mine.status, theirs.status].filter((status) => status === 200)).toHaveLength(1);
+    const admins = (await world.scan('accounts')).filter(
+      (account) => (account.roles as string[]).includes('admins') && account.status === 'active',
+    );
+    expect(admins).toHaveLength(1);
+    // Whoever is left an admin: put the original admin back in charge for the tests after this one.
+    const survivor = admins[0]?.userId === world.admin.userId ? token.admin : deputyToken;
+    if (survivor !== token.admin) {
+      await api('PUT', `/internal/v1/admin/users/${world.admin.userId}/roles`, survivor, {
+        roles: ['admins', 'users'],
+      });
+    }
+    const signedIn = await world.http.signIn(world.admin.authenticator as SoftwareAuthenticator);
+    token.admin = signedIn.idToken ?? '';
+    expect((await api('GET', '/internal/v1/admin/users', token.admin)).status).toBe(200);
+    await api('PUT', `/internal/v1/admin/users/${deputy.userId}/roles`, token.admin, { roles: ['users'] });
+  });
+
+  it('deletes a person and everything they hold; only the audit log keeps the event', async () => {
+    const coach = world.people.coach;
+    const leaver = world.people.leaver;
+    const leaverToken = (await fresh(leaver)).idToken;
+    await addPasskey(leaverToken, 'Second');
+    const reading = { type: 'glucose', value: 99, takenAt: new Date().toISOString() };
+    expect((await api('POST', '/v1/measurements', leaverToken, reading)).status).toBe(201);
+    expect(
+      (
+        await api('POST', '/v1/logs', leaverToken, {
+          kind: 'sleep',
+          start: new Date(Date.now() - 8 * 3600_000).toISOString(),
+          end: new Date(Date.now() - 600_000).toISOString(),
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await api('PUT', `/internal/v1/admin/users/${leaver.userId}/coach`, token.admin, { coachId: coach.userId }))
+        .status,
+    ).toBe(200);
+    const coachToken = (await fresh(coach)).idToken;
+    expect(
+      (await api('POST', `/v1/coach/clients/${leaver.userId}/notes`, coachToken, { text: 'Good week' })).status,
+    ).toBe(201);
+    expect(await traces(leaver)).not.toEqual([]);
+
+    expect(await api('DELETE', `/internal/v1/admin/users/${leaver.userId}`, token.admin)).toMatchObject({
+      status: 204,
+    });
+    expect(await traces(leaver)).toEqual([]);
+    expect(await poolUsersWithSub(leaver.userId)).toEqual([]);
+    expect((await api('GET', '/v1/users/me', leaverToken)).status).toBe(401);
+    await expect(fresh(leaver)).rejects.toThrow(/401/);
+    expect(await auditOf('user.deleted', leaver.userId)).toHaveLength(1);
+    // The email may be invited again.
+    expect(
+      (await api('POST', '/internal/v1/admin/invitations', token.admin, { email: leaver.email })).status,
+    ).toBe(201);
+  });
+
+  it("unassigns a deleted coach's clients, who keep their records", async () => {
+    const invite = await api<{ activationCode: string }>('POST', '/internal/v1/admin/invitations', token.admin, {
+      email: 'coach2@example.com',
+      roles: ['coaches'],
+    });
+    const coach2 = await world.http.activate('coach2@example.com', invite.body.activationCode);
+    const client = world.people.client;
+    await api('PUT', `/internal/v1/admin/users/${client.userId}/coach`, token.admin, { coachId: coach2.userId });
+    expect((await api('DELETE', `/internal/v1/admin/users/${coach2.userId}`, token.admin)).status).toBe(204);
+    const clientToken = (await fresh(client)).idToken;
+    const mine = await api<{ coach: unknown }>('GET', '/v1/users/me/coach', clientToken);
+    expect(mine.body.coach).toBeNull();
+    expect(await traces({ userId: coach2.userId, email: 'coach2@example.com' })).toEqual([]);
+  });
+
+  it('fails a sign-in that was under way when the person was deleted', async () => {
+    const invite = await api<{ activationCode: string }>('POST', '/internal/v1/admin/invitations', token.admin, {
+      email: 'midway@example.com',
+    });
+    const person = await world.http.activate('midway@example.com', invite.body.activationCode);
+    const pending = await world.http.prepareSignIn(person.authenticator);
+    expect((await api('DELETE', `/internal/v1/admin/users/${person.userId}`, token.admin)).status).toBe(204);
+    expect((await pending()).status).toBe(401);
+    expect(await traces({ userId: person.userId, email: 'midway@example.com' })).toEqual([]);
+  });
+});
+
+describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
+  const invite = (email: string) =>
+    api<Invitation>('POST', '/internal/v1/admin/invitations', token.admin, { email });
+  const check = (email: string, activationCode: string) =>
+    api('POST', '/v1/auth/verify-activation', undefined, { email, activationCode });
+  const listed = async (email: string) =>
+    (await api<{ invitations: Invitation[] }>('GET', '/internal/v1/admin/invitations', token.admin)).body.invitations?.find(
+      (invitation) => invitation.email === email,
+    );
+
+  it('expires an invitation after 7 days, and a resend gives a new code that works while the old one does not', async () => {
+    const created = await invite('late@example.com');
+    const validFor = Date.parse(created.body.expiresAt ?? '') - Date.parse(created.body.createdAt);
+    expect(Math.abs(validFor - INVITATION_TTL_SECONDS * 1000)).toBeLessThan(1000);
+    // A week and a minute go by (the local user pool keeps real time, so the invitation is moved back).
+    await backdate('late@example.com', INVITATION_TTL_SECONDS + 60);
+    expect((await check('late@example.com', created.body.activationCode)).body).toEqual({ valid: false });
+    expect((await listed('late@example.com'))?.status).toBe('expired');
+
+    const resent = await api<Invitation>('POST', '/internal/v1/admin/invitations/late%40example.com/resend', token.admin);
+    expect(resent).toMatchObject({ status: 200, body: { status: 'pending', email: 'late@example.com' } });
+    expect(resent.body.activationCode).not.toBe(created.body.activationCode);
+    expect((await check('late@example.com', created.body.activationCode)).body).toEqual({ valid: false });
+    expect((await check('late@example.com', resent.body.activationCode)).body).toMatchObject({ valid: true });
+    const events = (await world.scan('auditEvents')).filter((event) => event.type === 'invitation.resent');
+    expect(events.map((event) => (event.details as { email: string }).email)).toContain('late@example.com');
+  });
+
+  it('fails an activation still using the old code after a resend, and the new code activates', async () => {
+    const created = await invite('switch@example.com');
+    const verified = await api<{ cognitoUsername: string; registrationOptions: never }>(
+      'POST',
+      '/v1/auth/verify-activation',
+      undefined,
+      { email: 'switch@example.com', activationCode: created.body.activationCode },
+    );
+    const resent = await api<Invitation>('POST', '/internal/v1/admin/invitations/switch%40example.com/resend', token.admin);
+    const device = new SoftwareAuthenticator(world.stack.origin);
+    const late = await api('POST', '/v1/auth/register-passkey', undefined, {
+      email: 'switch@example.com',
+      activationCode: created.body.activationCode,
+      cognitoUsername: verified.body.cognitoUsername,
+      registrationResponse: device.createCredential(verified.body.registrationOptions),
+    });
+    expect(late).toMatchObject({ status: 400, body: { message: API_MESSAGES.registrationFailed } });
+    expect((await world.scan('passkeys')).filter((item) => item.userHandle === undefined)).toEqual([]);
+    const person = await world.http.activate('switch@example.com', resent.body.activationCode);
+    expect((await api('GET', '/v1/users/me', person.idToken)).status).toBe(200);
+  });
+
+  it('refuses to resend an activated invitation (409) or one that does not exist (404)', async () => {
+    expect(
+      await api('POST', `/internal/v1/admin/invitations/${encodeURIComponent(world.people.client.email)}/resend`, token.admin),
+    ).toMatchObject({ status: 409, body: { message: ACCOUNT_MESSAGES.notResendable } });
+    expect(await api('POST', '/internal/v1/admin/invitations/nobody%40example.com/resend', token.admin)).toMatchObject({
+      status: 404,
+      body: { message: API_MESSAGES.invitationNotFound },
+    });
+  });
+});
+
+describe("the person's own rights (SPEC-2 section 3.4)", () => {
+  it('deletes my account only with my email typed, erasing it as the admin delete does', async () => {
+    const invite = await api<{ activationCode: string }>('POST', '/internal/v1/admin/invitations', token.admin, {
+      email: 'quitter@example.com',
+    });
+    const person = await world.http.activate('quitter@example.com', invite.body.activationCode);
+    const idToken = person.idToken ?? '';
+    expect(
+      (
+        await api('POST', '/v1/measurements', idToken, {
+          type: 'weight',
+          value: 70,
+          takenAt: new Date().toISOString(),
+        })
+      ).status,
+    ).toBe(201);
+    expect(await api('DELETE', '/v1/users/me', idToken, { confirmEmail: 'someone@example.com' })).toMatchObject({
+      status: 400,
+      body: { message: ACCOUNT_MESSAGES.confirmEmail },
+    });
+    expect(await traces({ userId: person.userId, email: 'quitter@example.com' })).not.toEqual([]);
+    expect(await api('DELETE', '/v1/users/me', idToken, { confirmEmail: 'Quitter@Example.com' })).toMatchObject({
+      status: 204,
+    });
+    expect(await traces({ userId: person.userId, email: 'quitter@example.com' })).toEqual([]);
+    expect(await poolUsersWithSub(person.userId)).toEqual([]);
+    expect((await api('GET', '/v1/users/me', idToken)).status).toBe(401);
+    expect(await auditOf('account.deleted', person.userId)).toHaveLength(1);
+  });
+
+  it('refuses the last admin deleting their own account (409)', async () => {
+    expect(
+      await api('DELETE', '/v1/users/me', token.admin, { confirmEmail: world.admin.email }),
+    ).toMatchObject({ status: 409, body: { message: ACCOUNT_MESSAGES.lastAdmin } });
+    expect((await api('GET', '/internal/v1/admin/users', token.admin)).status).toBe(200);
+  });
+});
