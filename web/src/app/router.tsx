@@ -151,8 +151,8 @@ export const routes: RouteObject[] = [
               {
                 path: paths.profile,
                 lazy: page(
-                  () => import('../features/profile/profile-page'),
-                  (m) => m.ProfilePage,
+                  () => import('./routes/profile'),
+                  (m) => m.ProfileRoute,
                 ),
               },
             ],

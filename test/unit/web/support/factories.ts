@@ -1,3 +1,4 @@
+import type { Passkey } from '../../../../shared/account';
 import type { AuditEvent } from '../../../../shared/audit';
 import type { CoachClient, CoachNote } from '../../../../shared/coaching';
 import type { Role } from '../../../../shared/constants';
@@ -224,5 +225,16 @@ export const auditEvent = (overrides: Partial<AuditEvent> = {}): AuditEvent => (
   userAgent:
     'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36',
   details: {},
+  ...overrides,
+});
+
+/** A passkey as GET /v1/users/me/passkeys lists it: synced, named after its provider, used once. */
+export const passkeyItem = (overrides: Partial<Passkey> = {}): Passkey => ({
+  credentialId: 'Y3JlZGVudGlhbC1pZA',
+  name: 'iCloud Keychain',
+  createdAt: '2025-01-02T10:00:00.000Z',
+  lastUsedAt: '2025-03-02T08:00:00.000Z',
+  backedUp: true,
+  providerName: 'iCloud Keychain',
   ...overrides,
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { MESSAGES } from '../../../../shared/messages';
 import type { UserProfile } from '../../../../shared/schemas';
 import { Alert } from '../../components/alert';
@@ -9,11 +9,18 @@ import { reloadPage } from '../../lib/browser';
 import { errorMessage } from '../../lib/errors';
 import { ROLE_LABELS } from '../../lib/role-labels';
 import { useProfile } from './api/get-profile';
+import { DeleteAccount } from './components/delete-account';
+import { PasskeysSection } from './components/passkeys-section';
 import { RecentActivity } from './components/recent-activity';
 import { ProfileForm } from './profile-form';
 import { ProfileSection, ProfileView } from './profile-view';
 
-export function ProfilePage() {
+interface ProfilePageProps {
+  /** 'Export my data', which the health feature owns (joined in app/routes/profile.tsx). */
+  exportData?: ReactNode;
+}
+
+export function ProfilePage({ exportData }: ProfilePageProps) {
   const profile = useProfile();
   const [editing, setEditing] = useState(false);
 
@@ -51,7 +58,10 @@ export function ProfilePage() {
           <ProfileView profile={profile.data} />
         )}
         <AccountInformation profile={profile.data} />
+        <PasskeysSection />
         <RecentActivity />
+        {exportData}
+        <DeleteAccount email={profile.data.email} />
       </div>
     </>
   );

@@ -1,30 +1,35 @@
 import { useMemo, useState } from 'react';
-import { confirmDeleteInvitation, MESSAGES } from '../../../../shared/messages';
+import { ACCOUNT_LABELS } from '../../../../shared/account';
 import { Alert } from '../../components/alert';
+import { LoadFailed } from '../../components/load-failed';
 import { PageHeader } from '../../components/page-header';
 import { Spinner } from '../../components/spinner';
 import { StatCard } from '../../components/stat-card';
-import { errorMessage } from '../../lib/errors';
 import { fullName } from '../../lib/format';
-import { useDeleteInvitation } from './api/delete-invitation';
 import { useInvitations } from './api/get-invitations';
 import { useUsers } from './api/get-users';
 import { AssignCoachModal, type CoachChoice } from './components/assign-coach-modal';
+import { ChangeRolesModal } from './components/change-roles-modal';
 import { InviteModal } from './components/invite-modal';
+import { IssuedCodeModal } from './components/issued-code-modal';
 import { UserTable } from './components/user-table';
 import { PANEL_ID, tabId, UserTabs, type TabId } from './components/user-tabs';
-import { mergeEntries, type UserEntry } from './merge-entries';
-import { LoadFailed } from '../../components/load-failed';
+import { isInvitation, mergeEntries } from './merge-entries';
+import { useRowActions, type RowDialog } from './use-row-actions';
+
+/** Not worded by SPEC-2 (docs/decisions/045-account-screens.md). */
+const RECOVERY_NOTE =
+  'Their current passkeys keep working until they create the new one; then those are removed and every session is signed out.';
+
+type Dialog = RowDialog | { kind: 'invite' };
 
 export function UserManagementPage() {
   const users = useUsers();
   const invitations = useInvitations();
-  const remove = useDeleteInvitation();
   const [tab, setTab] = useState<TabId>('all');
-  const [inviting, setInviting] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-  const [assigning, setAssigning] = useState<UserEntry | null>(null);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
   const [status, setStatus] = useState('');
+  const row = useRowActions({ openDialog: setDialog, announce: setStatus });
   const entries = useMemo(
     () => mergeEntries(users.data ?? [], invitations.data ?? []),
     [users.data, invitations.data],
@@ -42,14 +47,10 @@ export function UserManagementPage() {
     () => new Map((users.data ?? []).map((user) => [user.userId, fullName(user) || user.email])),
     [users.data],
   );
-
-  const onDelete = (entry: UserEntry) => {
-    if (!window.confirm(confirmDeleteInvitation(entry.email))) return;
-    setDeleteError(null);
-    setStatus('');
-    remove.mutate(entry.email, {
-      onError: (error) => setDeleteError(errorMessage(error, MESSAGES.deleteInvitationFallback)),
-    });
+  const close = () => setDialog(null);
+  const done = (message: string) => {
+    setDialog(null);
+    setStatus(message);
   };
 
   const header = (
@@ -57,24 +58,28 @@ export function UserManagementPage() {
       title="User Management"
       description="Invite clients, coaches and admins, and follow their activation."
       actions={
-        <button type="button" className="button button--primary" onClick={() => setInviting(true)}>
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={() => setDialog({ kind: 'invite' })}
+        >
           + Invite User
         </button>
       }
     />
   );
   const loadError = users.error ?? invitations.error;
-  const pending = entries.filter((entry) => entry.status === 'pending');
-  const activated = entries.filter((entry) => entry.status === 'activated');
+  const pending = entries.filter(isInvitation);
+  const activated = entries.filter((entry) => !isInvitation(entry));
   const counts = { all: entries.length, pending: pending.length, activated: activated.length };
   const shown = { all: entries, pending, activated }[tab];
 
   return (
     <>
       {header}
-      {deleteError && (
-        <Alert tone="error" onDismiss={() => setDeleteError(null)} dismissLabel="Dismiss error">
-          <p>{deleteError}</p>
+      {row.error && (
+        <Alert tone="error" onDismiss={row.dismissError} dismissLabel="Dismiss error">
+          <p>{row.error}</p>
         </Alert>
       )}
       <p className="save-status" role="status">
@@ -98,31 +103,38 @@ export function UserManagementPage() {
           <section className="card card--flush">
             <UserTabs selected={tab} counts={counts} onSelect={setTab} />
             <div id={PANEL_ID} role="tabpanel" aria-labelledby={tabId(tab)}>
-              <UserTable
-                entries={shown}
-                tab={tab}
-                onDelete={onDelete}
-                deletingEmail={remove.isPending ? remove.variables : null}
-                coachNames={coachNames}
-                onAssignCoach={(entry) => {
-                  setStatus('');
-                  setAssigning(entry);
-                }}
-              />
+              <UserTable entries={shown} tab={tab} coachNames={coachNames} actions={row.actions} />
             </div>
           </section>
         </>
       )}
-      {inviting && <InviteModal onClose={() => setInviting(false)} />}
-      {assigning && (
+      {dialog?.kind === 'invite' && <InviteModal onClose={close} />}
+      {dialog?.kind === 'coach' && (
         <AssignCoachModal
-          client={assigning}
-          coaches={coaches.filter((coach) => coach.userId !== assigning.key)}
-          onClose={() => setAssigning(null)}
-          onDone={(message) => {
-            setAssigning(null);
-            setStatus(message);
-          }}
+          client={dialog.entry}
+          coaches={coaches.filter((coach) => coach.userId !== dialog.entry.key)}
+          onClose={close}
+          onDone={done}
+        />
+      )}
+      {dialog?.kind === 'roles' && <ChangeRolesModal person={dialog.entry} onClose={close} onDone={done} />}
+      {dialog?.kind === 'recovery' && (
+        <IssuedCodeModal
+          title={ACCOUNT_LABELS.resetAccess}
+          email={dialog.entry.email}
+          heading={`Recovery code issued for ${dialog.entry.email}.`}
+          note={RECOVERY_NOTE}
+          issuing={row.resetAccess}
+          onClose={close}
+        />
+      )}
+      {dialog?.kind === 'resend' && (
+        <IssuedCodeModal
+          title="Resend invitation"
+          email={dialog.entry.email}
+          heading={`Invitation resent to ${dialog.entry.email}. The earlier code no longer works.`}
+          issuing={row.resend}
+          onClose={close}
         />
       )}
     </>

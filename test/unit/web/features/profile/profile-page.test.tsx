@@ -25,6 +25,7 @@ describe('Profile page', () => {
       'GET /v1/users/me': completeProfile(),
       'PUT /v1/users/me': (call) => json(completeProfile(call.body as object)),
       'GET /v1/users/me/activity': { events: [] },
+      'GET /v1/users/me/passkeys': { passkeys: [] },
     });
   });
 
@@ -177,6 +178,7 @@ describe('Profile page: Recent activity', () => {
     api = fakeApi({
       'GET /v1/users/me': completeProfile(),
       'GET /v1/users/me/activity': { events: [] },
+      'GET /v1/users/me/passkeys': { passkeys: [] },
     });
   });
 

@@ -5,7 +5,7 @@ import type { AdminUserListItem } from '../../../../../shared/schemas';
 import * as cognito from '../../support/cognito-mock';
 import { adminUser, completeProfile, sessionUser } from '../../support/factories';
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
-import { renderApp } from '../../support/render-app';
+import { cell, openUserManagement } from '../../support/user-management';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -45,15 +45,6 @@ const ADMIN = adminUser({
 
 const COACH_PATH = `/internal/v1/admin/users/${CLIENT.userId}/coach`;
 
-/** The text of one column, by email, in the All Users table. */
-const cell = (email: string, column: string) => {
-  const panel = within(screen.getByRole('tabpanel'));
-  const index = panel.getAllByRole('columnheader').findIndex((header) => header.textContent === column);
-  const row = panel.getByText(email).closest('tr');
-  if (!row) throw new Error(`No row for ${email}`);
-  return within(row).getAllByRole('cell')[index]?.textContent;
-};
-
 describe('User Management: coaches', () => {
   let users: AdminUserListItem[];
   let api: ReturnType<typeof fakeApi>;
@@ -77,32 +68,26 @@ describe('User Management: coaches', () => {
     });
   });
 
-  const open = async () => {
-    const app = renderApp('/dashboard/users');
-    await screen.findByRole('tablist', { name: 'Filter users' });
-    return app;
-  };
-
   const openDialog = async () => {
-    const app = await open();
+    const app = await openUserManagement();
     await app.user.click(screen.getByRole('button', { name: 'Assign coach for alex@example.com' }));
     return { app, dialog: within(screen.getByRole('dialog', { name: 'Assign coach' })) };
   };
 
   it("shows a client's coach by name, else by email, and offers 'Assign coach' on clients only", async () => {
     users = [{ ...CLIENT, coachId: MORGAN.userId }, MORGAN, UNNAMED_COACH, ADMIN];
-    await open();
+    await openUserManagement();
     expect(cell('alex@example.com', 'Coach')).toBe('Morgan Lee');
     for (const email of ['morgan@example.com', 'sam@example.com', 'admin@example.com']) {
       expect(cell(email, 'Coach')).toBe('');
-      expect(cell(email, 'Actions')).toBe('');
+      expect(cell(email, 'Actions')).not.toContain('Assign coach');
     }
     expect(screen.getAllByRole('button', { name: /^Assign coach/ })).toHaveLength(1);
   });
 
   it('names a coach without a name by email', async () => {
     users = [{ ...CLIENT, coachId: UNNAMED_COACH.userId }, MORGAN, UNNAMED_COACH, ADMIN];
-    await open();
+    await openUserManagement();
     expect(cell('alex@example.com', 'Coach')).toBe('sam@example.com');
   });
 

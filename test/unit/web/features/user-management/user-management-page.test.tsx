@@ -5,6 +5,7 @@ import * as cognito from '../../support/cognito-mock';
 import { adminUser, completeProfile, invitation, sessionUser } from '../../support/factories';
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
+import { openUserManagement } from '../../support/user-management';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -60,21 +61,15 @@ describe('User Management', () => {
     });
   });
 
-  const open = async () => {
-    const app = renderApp('/dashboard/users');
-    await screen.findByRole('tablist', { name: 'Filter users' });
-    return app;
-  };
-
   it('shows the stat cards', async () => {
-    await open();
+    await openUserManagement();
     expect(stat('Total Users')).toBe('3');
     expect(stat('Pending Invitations')).toBe('1');
     expect(stat('Active Users')).toBe('2');
   });
 
   it('shows the merged list, newest first, with every column', async () => {
-    await open();
+    await openUserManagement();
     expect(
       within(screen.getByRole('tabpanel'))
         .getAllByRole('columnheader')
@@ -88,7 +83,7 @@ describe('User Management', () => {
         'Coach',
         '',
         new Date(PENDING.createdAt).toLocaleDateString(),
-        'Delete',
+        'ResendDelete',
       ],
       [
         'coach@example.com',
@@ -97,7 +92,7 @@ describe('User Management', () => {
         'Coach',
         '',
         new Date(COACH.createdAt).toLocaleDateString(),
-        '',
+        'Change rolesReset accessDisableDelete',
       ],
       // The activated invitation lends its email to the user it belongs to and adds no row.
       // Only a client (a member of users) has a coach, or '—' (read as 'No coach') without one.
@@ -108,13 +103,13 @@ describe('User Management', () => {
         'User',
         '—No coach',
         new Date(ACTIVE.createdAt).toLocaleDateString(),
-        'Assign coach',
+        'Assign coachChange rolesReset accessDisableDelete',
       ],
     ]);
   });
 
   it('filters by tab, with counts in the tab names', async () => {
-    const app = await open();
+    const app = await openUserManagement();
     expect(screen.getByRole('tab', { name: 'All Users (3)' })).toHaveAttribute('aria-selected', 'true');
     await app.user.click(screen.getByRole('tab', { name: 'Pending Invitations (1)' }));
     expect(rows().map((row) => row[0])).toEqual(['new@example.com']);
@@ -123,7 +118,7 @@ describe('User Management', () => {
   });
 
   it('moves between tabs with the arrow keys', async () => {
-    const app = await open();
+    const app = await openUserManagement();
     screen.getByRole('tab', { name: 'All Users (3)' }).focus();
     await app.user.keyboard('{ArrowRight}');
     expect(screen.getByRole('tab', { name: 'Pending Invitations (1)' })).toHaveFocus();
@@ -142,7 +137,7 @@ describe('User Management', () => {
   ])('shows the empty message on %s', async (tab, message) => {
     invitations = [];
     api.set('GET /internal/v1/admin/users', { users: [] });
-    const app = await open();
+    const app = await openUserManagement();
     await app.user.click(screen.getByRole('tab', { name: tab }));
     expect(screen.getByText(message)).toBeInTheDocument();
   });
@@ -153,7 +148,7 @@ describe('User Management', () => {
       invitations = [USED];
       return new Response(null, { status: 204 });
     });
-    const app = await open();
+    const app = await openUserManagement();
     await app.user.click(screen.getByRole('button', { name: 'Delete invitation for new@example.com' }));
 
     expect(confirm).toHaveBeenCalledWith(confirmDeleteInvitation('new@example.com'));
@@ -166,7 +161,7 @@ describe('User Management', () => {
 
   it('keeps the invitation when the confirmation is declined', async () => {
     vi.spyOn(window, 'confirm').mockReturnValue(false);
-    const app = await open();
+    const app = await openUserManagement();
     await app.user.click(screen.getByRole('button', { name: 'Delete invitation for new@example.com' }));
     expect(api.calls.filter((c) => c.method === 'DELETE')).toHaveLength(0);
     expect(screen.getByText('new@example.com')).toBeInTheDocument();
@@ -178,7 +173,7 @@ describe('User Management', () => {
       'DELETE /internal/v1/admin/invitations/new%40example.com',
       failure(409, 'Only pending invitations can be deleted'),
     );
-    const app = await open();
+    const app = await openUserManagement();
     await app.user.click(screen.getByRole('button', { name: 'Delete invitation for new@example.com' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Only pending invitations can be deleted');
     await app.user.click(screen.getByRole('button', { name: 'Dismiss error' }));
@@ -188,7 +183,7 @@ describe('User Management', () => {
   it('falls back to the SPEC text when a delete failure has no message', async () => {
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     api.set('DELETE /internal/v1/admin/invitations/new%40example.com', () => Promise.reject(new Error('')));
-    const app = await open();
+    const app = await openUserManagement();
     await app.user.click(screen.getByRole('button', { name: 'Delete invitation for new@example.com' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.deleteInvitationFallback);
   });

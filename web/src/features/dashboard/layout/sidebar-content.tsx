@@ -1,23 +1,22 @@
 import { useState } from 'react';
-import { Link, NavLink, useNavigate } from 'react-router';
+import { Link, NavLink } from 'react-router';
 import { APP_VERSION } from '../../../../../shared/constants';
 import { APP_NAME } from '../../../config/brand';
 import { paths } from '../../../config/paths';
 import { Icon, Logo } from '../../../components/icon';
-import { useAuth, useSessionUser } from '../../../lib/auth/auth-provider';
+import { useSessionUser } from '../../../lib/auth/auth-provider';
+import { useSignOutToSignIn } from '../../../lib/auth/use-sign-out';
 import { navItemsFor } from '../nav-items';
 
 /** Brand, role-filtered navigation and the footer (email, version, Sign Out). */
 export function SidebarContent() {
   const user = useSessionUser();
-  const { signOut } = useAuth();
-  const navigate = useNavigate();
+  const signOutToSignIn = useSignOutToSignIn();
   const [signingOut, setSigningOut] = useState(false);
 
   const onSignOut = async () => {
     setSigningOut(true);
-    await signOut();
-    await navigate(paths.signin, { replace: true });
+    await signOutToSignIn();
   };
 
   return (

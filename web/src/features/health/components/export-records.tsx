@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { Alert } from '../../../components/alert';
 import { errorMessage } from '../../../lib/errors';
 import { useExportRecords, type ExportFormat } from '../api/export-records';
@@ -10,13 +11,17 @@ const FORMATS: readonly { format: ExportFormat; label: string }[] = [
 /** Not worded by SPEC-2 (docs/decisions/041-health-screens.md). */
 const EXPORT_FAILED = 'Could not export your data. Please try again.';
 
-/** 'Export my data': the whole account as JSON or as a FHIR R4 Bundle, saved as a file. */
+/**
+ * 'Export my data': the whole account as JSON or as a FHIR R4 Bundle, saved as a file. On Metrics &
+ * Analytics and on the Profile page.
+ */
 export function ExportRecords() {
+  const titleId = useId();
   const exporting = useExportRecords();
   const busy = exporting.isPending ? exporting.variables : null;
   return (
-    <section className="card" aria-labelledby="metrics-export-title">
-      <h2 id="metrics-export-title" className="card__title">
+    <section className="card" aria-labelledby={titleId}>
+      <h2 id={titleId} className="card__title">
         Export my data
       </h2>
       <p className="muted">

@@ -5,14 +5,14 @@ import {
   type AssignCoachRequest,
 } from '../../../../../shared/coaching';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
-import { usersQueryKey } from './get-users';
+import { adminUserPath, usersQueryKey } from './get-users';
 
 export interface AssignCoachInput extends AssignCoachRequest {
   /** The client's id. */
   userId: string;
 }
 
-const coachPath = (userId: string) => `/internal/v1/admin/users/${encodeURIComponent(userId)}/coach`;
+const coachPath = (userId: string) => `${adminUserPath(userId)}/coach`;
 
 /** Makes `coachId` the client's coach; 400 with the reason when either is not what it must be. */
 export const assignCoach = async ({ userId, coachId }: AssignCoachInput): Promise<void> => {

@@ -6,8 +6,7 @@ import {
   type Invitation,
 } from '../../../../../shared/schemas';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
-import { invitationsQueryKey } from './get-invitations';
-import { usersQueryKey } from './get-users';
+import { invalidateAdminLists } from './admin-lists';
 
 export interface CreateInvitationInput {
   email: string;
@@ -26,10 +25,6 @@ export const useCreateInvitation = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createInvitation,
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: invitationsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: usersQueryKey }),
-      ]),
+    onSuccess: () => invalidateAdminLists(queryClient),
   });
 };

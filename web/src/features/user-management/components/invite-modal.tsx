@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { Invitation } from '../../../../../shared/schemas';
 import { Modal } from '../../../components/overlay/modal';
-import { InvitationCreated } from './invitation-created';
 import { InviteForm } from './invite-form';
+import { IssuedCode } from './issued-code';
 
 /** Invite, then show the code to pass on. */
 export function InviteModal({ onClose }: { onClose: () => void }) {
@@ -14,7 +14,13 @@ export function InviteModal({ onClose }: { onClose: () => void }) {
       onClose={onClose}
     >
       {created ? (
-        <InvitationCreated invitation={created} onDone={onClose} />
+        <IssuedCode
+          email={created.email}
+          activationCode={created.activationCode}
+          expiresAt={created.expiresAt}
+          heading={`Invitation created for ${created.email}.`}
+          onDone={onClose}
+        />
       ) : (
         <InviteForm onCreated={setCreated} onCancel={onClose} />
       )}

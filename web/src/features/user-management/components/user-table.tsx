@@ -1,7 +1,9 @@
+import { ACCOUNT_LABELS } from '../../../../../shared/account';
 import { MESSAGES } from '../../../../../shared/messages';
 import { EmptyState } from '../../../components/empty-state';
 import { ROLE_LABELS } from '../../../lib/role-labels';
-import type { UserEntry } from '../merge-entries';
+import { isInvitation, type EntryStatus, type UserEntry } from '../merge-entries';
+import { isClient, UserActions, type RowActions } from './user-actions';
 import type { TabId } from './user-tabs';
 
 const EMPTY: Record<TabId, string> = {
@@ -10,19 +12,21 @@ const EMPTY: Record<TabId, string> = {
   activated: MESSAGES.noActivatedUsers,
 };
 
+/** SPEC's Pending and Activated, SPEC-2's Expired; 'Disabled' for a disabled account. */
+const STATUS_BADGES: Record<EntryStatus, { label: string; tone: string }> = {
+  pending: { label: 'Pending', tone: 'badge--warning' },
+  expired: { label: ACCOUNT_LABELS.expired, tone: 'badge--neutral' },
+  activated: { label: 'Activated', tone: 'badge--success' },
+  disabled: { label: 'Disabled', tone: 'badge--neutral' },
+};
+
 interface UserTableProps {
   entries: UserEntry[];
   tab: TabId;
-  onDelete: (entry: UserEntry) => void;
-  deletingEmail: string | null;
   /** Names of coaches by user id (name, else email). */
   coachNames: ReadonlyMap<string, string>;
-  onAssignCoach: (entry: UserEntry) => void;
+  actions: RowActions;
 }
-
-/** Only an activated member of `users` has a coach (SPEC-2 section 2). */
-export const isClient = (entry: UserEntry): boolean =>
-  entry.status === 'activated' && entry.roles.includes('user');
 
 function CoachCell({ entry, coachNames }: { entry: UserEntry; coachNames: ReadonlyMap<string, string> }) {
   if (!isClient(entry)) return null;
@@ -38,14 +42,7 @@ function CoachCell({ entry, coachNames }: { entry: UserEntry; coachNames: Readon
   return <>{coachNames.get(entry.coachId) ?? entry.coachId}</>;
 }
 
-export function UserTable({
-  entries,
-  tab,
-  onDelete,
-  deletingEmail,
-  coachNames,
-  onAssignCoach,
-}: UserTableProps) {
+export function UserTable({ entries, tab, coachNames, actions }: UserTableProps) {
   if (entries.length === 0) return <EmptyState>{EMPTY[tab]}</EmptyState>;
   return (
     <div className="table-scroll" role="region" aria-label="Users" tabIndex={0}>
@@ -61,12 +58,12 @@ export function UserTable({
         </thead>
         <tbody>
           {entries.map((entry) => (
-            <tr key={`${entry.status}-${entry.key}`}>
+            <tr key={`${isInvitation(entry) ? 'invitation' : 'person'}-${entry.key}`}>
               <td className="table__email">{entry.email}</td>
               <td>{entry.name || <span className="muted">Not set</span>}</td>
               <td>
-                <span className={`badge ${entry.status === 'pending' ? 'badge--warning' : 'badge--success'}`}>
-                  {entry.status === 'pending' ? 'Pending' : 'Activated'}
+                <span className={`badge ${STATUS_BADGES[entry.status].tone}`}>
+                  {STATUS_BADGES[entry.status].label}
                 </span>
               </td>
               <td>
@@ -79,28 +76,7 @@ export function UserTable({
               </td>
               <td>{new Date(entry.createdAt).toLocaleDateString()}</td>
               <td>
-                {entry.status === 'pending' && (
-                  <button
-                    type="button"
-                    className="button button--danger button--small"
-                    aria-label={`Delete invitation for ${entry.email}`}
-                    onClick={() => onDelete(entry)}
-                    disabled={deletingEmail === entry.email}
-                  >
-                    {deletingEmail === entry.email ? 'Deleting...' : 'Delete'}
-                  </button>
-                )}
-                {isClient(entry) && (
-                  <button
-                    type="button"
-                    className="button button--secondary button--small"
-                    // Starts with the visible words (WCAG 2.5.3), then says whose coach.
-                    aria-label={`Assign coach for ${entry.email}`}
-                    onClick={() => onAssignCoach(entry)}
-                  >
-                    Assign coach
-                  </button>
-                )}
+                <UserActions entry={entry} actions={actions} />
               </td>
             </tr>
           ))}

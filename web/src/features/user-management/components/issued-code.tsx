@@ -2,9 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import { COPY_CONFIRMATION_MS } from '../../../../../shared/constants';
 import { formatActivationCode } from '../../../../../shared/activation-code';
 import { MESSAGES } from '../../../../../shared/messages';
-import type { Invitation } from '../../../../../shared/schemas';
 import { Alert } from '../../../components/alert';
 import { activationLink } from '../../../config/paths';
+import { formatDateTime } from '../../../lib/format';
 
 type Copied = 'code' | 'link' | 'failed' | null;
 
@@ -37,10 +37,33 @@ function CopyBox({ label, value, button, code = false, onCopy }: CopyBoxProps) {
   );
 }
 
-/** The new invitation's code and link, with copy buttons whose confirmation fades after 3 s. */
-export function InvitationCreated({ invitation, onDone }: { invitation: Invitation; onDone: () => void }) {
+interface IssuedCodeProps {
+  /** Who the code is for. */
+  email: string;
+  activationCode: string;
+  /** When the code stops working, where the server says. */
+  expiresAt?: string | undefined;
+  /** What just happened ('Invitation created for ...'). */
+  heading: string;
+  /** Anything the admin should know besides the steps (what happens to the old passkeys). */
+  note?: string | undefined;
+  onDone: () => void;
+}
+
+/**
+ * A new activation code (an invitation's, a resent one, a recovery code) and its link, with copy
+ * buttons whose confirmation fades after 3 s, and the steps the person then takes.
+ */
+export function IssuedCode({
+  email,
+  activationCode,
+  expiresAt,
+  heading: title,
+  note,
+  onDone,
+}: IssuedCodeProps) {
   const [copied, setCopied] = useState<Copied>(null);
-  const code = formatActivationCode(invitation.activationCode);
+  const code = formatActivationCode(activationCode);
   const link = activationLink(window.location.origin, code);
 
   const heading = useRef<HTMLDivElement>(null);
@@ -63,7 +86,7 @@ export function InvitationCreated({ invitation, onDone }: { invitation: Invitati
   return (
     <div className="stack">
       <div ref={heading} tabIndex={-1} className="focus-target">
-        <Alert tone="success">Invitation created for {invitation.email}.</Alert>
+        <Alert tone="success">{title}</Alert>
       </div>
       <dl className="stack">
         <CopyBox
@@ -75,16 +98,22 @@ export function InvitationCreated({ invitation, onDone }: { invitation: Invitati
         />
         <CopyBox label="Activation link" value={link} button="Copy Link" onCopy={() => copy(link, 'link')} />
       </dl>
+      {expiresAt && (
+        <p className="muted">
+          The code works until <time dateTime={expiresAt}>{formatDateTime(expiresAt)}</time>.
+        </p>
+      )}
       <p className="copy-status" role="status" aria-live="polite">
         {copied ? CONFIRMATION[copied] : ''}
       </p>
       <div className="instructions">
-        <p className="instructions__title">Send the link or code to {invitation.email}. They then:</p>
+        <p className="instructions__title">Send the link or code to {email}. They then:</p>
         <ol>
           <li>Visit the activation page (the link opens it with the code filled in).</li>
           <li>Enter their email address and the activation code.</li>
           <li>Create a passkey on their device with Face ID, Touch ID or Windows Hello.</li>
         </ol>
+        {note && <p>{note}</p>}
       </div>
       <div className="form__actions">
         <button type="button" className="button button--primary" onClick={onDone}>

@@ -1,0 +1,77 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ACCOUNT_MESSAGES } from '../../../../../shared/account';
+import * as cognito from '../../support/cognito-mock';
+import { completeProfile, sessionUser } from '../../support/factories';
+import { failure, fakeApi } from '../../support/fake-api';
+import { renderApp } from '../../support/render-app';
+
+vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
+vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
+
+describe('Profile page: Export my data and Delete my account', () => {
+  let api: ReturnType<typeof fakeApi>;
+
+  beforeEach(() => {
+    cognito.givenSession(sessionUser(['admin', 'user']));
+    api = fakeApi({
+      'GET /v1/users/me': completeProfile(),
+      'GET /v1/users/me/activity': { events: [] },
+      'GET /v1/users/me/passkeys': { passkeys: [] },
+      'DELETE /v1/users/me': new Response(null, { status: 204 }),
+    });
+  });
+
+  const openDialog = async () => {
+    const app = renderApp('/dashboard/profile');
+    const section = within(await screen.findByRole('region', { name: 'Delete my account' }));
+    await app.user.click(section.getByRole('button', { name: 'Delete my account' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Delete my account' }));
+    return { app, dialog };
+  };
+
+  it("offers the health screens' export", async () => {
+    renderApp('/dashboard/profile');
+    const section = within(await screen.findByRole('region', { name: 'Export my data' }));
+    expect(section.getByRole('button', { name: 'Download JSON' })).toBeInTheDocument();
+    expect(section.getByRole('button', { name: 'Download FHIR' })).toBeInTheDocument();
+  });
+
+  it('keeps the delete button disabled until the typed email matches, case aside', async () => {
+    const { app, dialog } = await openDialog();
+    const email = dialog.getByLabelText('Your email address');
+    const submit = dialog.getByRole('button', { name: 'Delete my account' });
+    expect(email).toHaveFocus();
+    expect(submit).toBeDisabled();
+
+    await app.user.type(email, 'casey@example.co');
+    expect(submit).toBeDisabled();
+    await app.user.type(email, 'm');
+    expect(submit).toBeEnabled();
+    await app.user.clear(email);
+    await app.user.type(email, 'CASEY@Example.com');
+    expect(submit).toBeEnabled();
+    expect(api.callsTo('DELETE', '/v1/users/me')).toHaveLength(0);
+  });
+
+  it('deletes with the typed email, then signs out and lands on /signin', async () => {
+    const { app, dialog } = await openDialog();
+    await app.user.type(dialog.getByLabelText('Your email address'), 'Casey@Example.com');
+    await app.user.click(dialog.getByRole('button', { name: 'Delete my account' }));
+
+    await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+    expect(api.callsTo('DELETE', '/v1/users/me')[0]?.body).toEqual({ confirmEmail: 'casey@example.com' });
+    expect(cognito.signOut).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows the server's refusal for the last admin and stays signed in", async () => {
+    api.set('DELETE /v1/users/me', failure(409, ACCOUNT_MESSAGES.lastAdmin));
+    const { app, dialog } = await openDialog();
+    await app.user.type(dialog.getByLabelText('Your email address'), 'casey@example.com');
+    await app.user.click(dialog.getByRole('button', { name: 'Delete my account' }));
+
+    expect(await dialog.findByRole('alert')).toHaveTextContent(ACCOUNT_MESSAGES.lastAdmin);
+    expect(cognito.signOut).not.toHaveBeenCalled();
+    expect(app.location().pathname).toBe('/dashboard/profile');
+  });
+});

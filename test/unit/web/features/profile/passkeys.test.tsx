@@ -1,0 +1,229 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ACCOUNT_MESSAGES, type Passkey } from '../../../../../shared/account';
+import * as cognito from '../../support/cognito-mock';
+import {
+  completeProfile,
+  passkeyItem,
+  registrationOptions,
+  registrationResponse,
+  sessionUser,
+} from '../../support/factories';
+import { failure, fakeApi, json } from '../../support/fake-api';
+import * as passkey from '../../support/passkey-mock';
+import { renderApp } from '../../support/render-app';
+
+vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
+vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
+
+const PHONE = passkeyItem();
+const LAPTOP = passkeyItem({
+  credentialId: 'bGFwdG9wLWNyZWRlbnRpYWw',
+  name: 'Work laptop',
+  createdAt: '2025-02-01T10:00:00.000Z',
+  lastUsedAt: undefined,
+  backedUp: false,
+  providerName: 'Windows Hello',
+});
+const ADDED = passkeyItem({ credentialId: 'bmV3LWNyZWRlbnRpYWw', name: 'YubiKey', backedUp: false });
+
+const PASSKEYS = '/v1/users/me/passkeys';
+const when = (iso: string) =>
+  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+const day = (iso: string) =>
+  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(iso));
+
+describe('Profile page: Passkeys', () => {
+  let api: ReturnType<typeof fakeApi>;
+  let passkeys: Passkey[];
+
+  beforeEach(() => {
+    passkeys = [PHONE, LAPTOP];
+    cognito.givenSession(sessionUser(['user']));
+    api = fakeApi({
+      'GET /v1/users/me': completeProfile(),
+      'GET /v1/users/me/activity': { events: [] },
+      [`GET ${PASSKEYS}`]: () => json({ passkeys }),
+      [`POST ${PASSKEYS}/options`]: registrationOptions(),
+      [`POST ${PASSKEYS}`]: () => {
+        passkeys = [...passkeys, ADDED];
+        return json(ADDED, 201);
+      },
+      [`DELETE ${PASSKEYS}/${LAPTOP.credentialId}`]: () => {
+        passkeys = [PHONE];
+        return new Response(null, { status: 204 });
+      },
+      [`PATCH ${PASSKEYS}/${LAPTOP.credentialId}`]: (call) => {
+        const renamed = { ...LAPTOP, ...(call.body as { name: string }) };
+        passkeys = [PHONE, renamed];
+        return json(renamed);
+      },
+    });
+    passkey.createPasskey.mockResolvedValue(registrationResponse());
+  });
+
+  const open = async () => {
+    const app = renderApp('/dashboard/profile');
+    const section = within(await screen.findByRole('region', { name: 'Passkeys' }));
+    await section.findByRole('list', { name: 'Passkeys' });
+    return { app, section };
+  };
+  /** Each passkey's details, without its buttons. */
+  const items = () =>
+    within(screen.getByRole('list', { name: 'Passkeys' }))
+      .getAllByRole('listitem')
+      .map((item) => item.querySelector('.entry__body')?.textContent ?? '');
+
+  it('lists each passkey: name, synced or device-bound, provider when it differs, created and last used', async () => {
+    const { section } = await open();
+    expect(items()).toEqual([
+      `iCloud KeychainSyncedCreated ${day(PHONE.createdAt)} · Last used ${when(PHONE.lastUsedAt ?? '')}`,
+      `Work laptopDevice-boundWindows HelloCreated ${day(LAPTOP.createdAt)} · Not used yet`,
+    ]);
+    expect(section.getByRole('button', { name: 'Rename Work laptop' })).toBeInTheDocument();
+    expect(section.getByRole('button', { name: 'Remove Work laptop' })).toBeInTheDocument();
+  });
+
+  it('adds a passkey: options, the device prompt, then the named passkey stored and listed', async () => {
+    const { app, section } = await open();
+    await app.user.type(section.getByLabelText('Name (optional)'), ' YubiKey ');
+    await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
+
+    expect(await section.findByText('YubiKey added.')).toBeInTheDocument();
+    expect(passkey.createPasskey).toHaveBeenCalledWith(registrationOptions());
+    expect(api.callsTo('POST', PASSKEYS)[0]?.body).toEqual({
+      registrationResponse: registrationResponse(),
+      name: 'YubiKey',
+    });
+    expect(items()).toHaveLength(3);
+    expect(section.getByLabelText('Name (optional)')).toHaveValue('');
+  });
+
+  it('leaves the name out when none is typed', async () => {
+    const { app, section } = await open();
+    await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
+    await section.findByText('YubiKey added.');
+    expect(api.callsTo('POST', PASSKEYS)[0]?.body).toEqual({ registrationResponse: registrationResponse() });
+  });
+
+  it('shows why the device made no passkey, and stores nothing', async () => {
+    passkey.createPasskey.mockRejectedValue(
+      new passkey.PasskeyError('cancelled', 'Failed to create passkey credential'),
+    );
+    const { app, section } = await open();
+    await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
+    expect(await section.findByRole('alert')).toHaveTextContent('Failed to create passkey credential');
+    expect(api.callsTo('POST', PASSKEYS)).toHaveLength(0);
+  });
+
+  it('asks for a fresh sign-in when adding answers 401, without signing out by itself', async () => {
+    api.set(`POST ${PASSKEYS}/options`, failure(401, ACCOUNT_MESSAGES.reauthRequired));
+    const { app, section } = await open();
+    await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
+
+    const alert = await section.findByRole('alert');
+    expect(alert).toHaveTextContent('Please sign in again to manage passkeys.');
+    expect(passkey.createPasskey).not.toHaveBeenCalled();
+    expect(cognito.signOut).not.toHaveBeenCalled();
+    expect(app.location().pathname).toBe('/dashboard/profile');
+
+    await app.user.click(within(alert).getByRole('button', { name: 'Sign in again' }));
+    await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+    expect(cognito.signOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('removes a passkey after the SPEC confirm prompt, then lists the rest', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const { app, section } = await open();
+    await app.user.click(section.getByRole('button', { name: 'Remove Work laptop' }));
+
+    expect(confirm).toHaveBeenCalledWith('Remove the passkey Work laptop?');
+    expect(await section.findByText('Work laptop removed.')).toBeInTheDocument();
+    expect(items()).toHaveLength(1);
+  });
+
+  it('keeps the passkey when the prompt is declined', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const { app, section } = await open();
+    await app.user.click(section.getByRole('button', { name: 'Remove Work laptop' }));
+    expect(api.calls.filter((call) => call.method === 'DELETE')).toHaveLength(0);
+  });
+
+  it('shows the refusal to remove the only passkey', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    passkeys = [PHONE];
+    api.set(`DELETE ${PASSKEYS}/${PHONE.credentialId}`, failure(409, ACCOUNT_MESSAGES.onlyPasskey));
+    const { app, section } = await open();
+    await app.user.click(section.getByRole('button', { name: 'Remove iCloud Keychain' }));
+
+    const alert = await section.findByRole('alert');
+    expect(alert).toHaveTextContent('You cannot remove your only passkey.');
+    expect(within(alert).queryByRole('button', { name: 'Sign in again' })).not.toBeInTheDocument();
+    expect(items()).toHaveLength(1);
+  });
+
+  it('asks for a fresh sign-in when removing answers 401', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    api.set(`DELETE ${PASSKEYS}/${LAPTOP.credentialId}`, failure(401, ACCOUNT_MESSAGES.reauthRequired));
+    const { app, section } = await open();
+    await app.user.click(section.getByRole('button', { name: 'Remove Work laptop' }));
+
+    const alert = await section.findByRole('alert');
+    expect(alert).toHaveTextContent('Please sign in again to manage passkeys.');
+    await app.user.click(within(alert).getByRole('button', { name: 'Sign in again' }));
+    await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+  });
+
+  it('renames in a dialog, refusing an empty name with the schema message', async () => {
+    const { app, section } = await open();
+    await app.user.click(section.getByRole('button', { name: 'Rename Work laptop' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Rename passkey' }));
+    const name = dialog.getByLabelText('Name');
+    expect(name).toHaveFocus();
+    expect(name).toHaveAttribute('maxlength', '64');
+
+    await app.user.clear(name);
+    await app.user.type(name, '   ');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(dialog.getByText('Name must be 1 to 64 characters')).toBeInTheDocument();
+    expect(api.callsTo('PATCH', `${PASSKEYS}/${LAPTOP.credentialId}`)).toHaveLength(0);
+
+    await app.user.clear(name);
+    await app.user.type(name, 'Desk PC');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await section.findByText('Renamed to Desk PC.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(api.callsTo('PATCH', `${PASSKEYS}/${LAPTOP.credentialId}`)[0]?.body).toEqual({ name: 'Desk PC' });
+    expect(section.getByRole('button', { name: 'Rename Desk PC' })).toBeInTheDocument();
+  });
+
+  it('tells the browser every passkey that still works after an add, where the Signal API exists', async () => {
+    const signalAllAcceptedCredentials = vi.fn(() => Promise.resolve());
+    vi.stubGlobal('PublicKeyCredential', { signalAllAcceptedCredentials });
+    const { app, section } = await open();
+    await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
+    await section.findByText('YubiKey added.');
+
+    expect(signalAllAcceptedCredentials).toHaveBeenCalledWith({
+      rpId: 'localhost',
+      userId: registrationOptions().user.id,
+      allAcceptedCredentialIds: [PHONE.credentialId, LAPTOP.credentialId, ADDED.credentialId],
+    });
+  });
+
+  it('signals a removal only once the user handle is known (an add in this session)', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const signalAllAcceptedCredentials = vi.fn(() => Promise.resolve());
+    vi.stubGlobal('PublicKeyCredential', { signalAllAcceptedCredentials });
+    const { app, section } = await open();
+    await app.user.click(section.getByRole('button', { name: 'Remove Work laptop' }));
+    await section.findByText('Work laptop removed.');
+    expect(signalAllAcceptedCredentials).not.toHaveBeenCalled();
+
+    await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
+    await section.findByText('YubiKey added.');
+    expect(signalAllAcceptedCredentials).toHaveBeenLastCalledWith(
+      expect.objectContaining({ allAcceptedCredentialIds: [PHONE.credentialId, ADDED.credentialId] }),
+    );
+  });
+});

@@ -1,0 +1,203 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ACCOUNT_MESSAGES } from '../../../../../shared/account';
+import type { AdminUserListItem, Invitation } from '../../../../../shared/schemas';
+import * as cognito from '../../support/cognito-mock';
+import { adminUser, completeProfile, invitation, sessionUser } from '../../support/factories';
+import { failure, fakeApi, json } from '../../support/fake-api';
+import { cell, openUserManagement } from '../../support/user-management';
+
+vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
+vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
+
+const ALEX = adminUser({
+  userId: '11111111-1111-4111-8111-111111111111',
+  email: 'alex@example.com',
+  roles: ['admins', 'users'],
+});
+const PENDING = invitation({
+  email: 'new@example.com',
+  createdAt: '2025-03-03T09:00:00.000Z',
+  expiresAt: '2999-01-01T00:00:00.000Z',
+});
+const OVERDUE = invitation({
+  email: 'late@example.com',
+  createdAt: '2025-03-02T09:00:00.000Z',
+  expiresAt: '2025-03-09T09:00:00.000Z',
+});
+const EXPIRED = invitation({
+  email: 'old@example.com',
+  status: 'expired',
+  createdAt: '2025-03-01T09:00:00.000Z',
+});
+
+const USER_PATH = `/internal/v1/admin/users/${ALEX.userId}`;
+const NEW_CODE = { activationCode: 'WXYZ2345WXYZ6789', expiresAt: '2999-03-10T09:00:00.000Z' };
+
+describe('User Management: account lifecycle', () => {
+  let api: ReturnType<typeof fakeApi>;
+  let users: AdminUserListItem[];
+  let invitations: Invitation[];
+
+  beforeEach(() => {
+    users = [ALEX];
+    invitations = [PENDING, OVERDUE, EXPIRED];
+    cognito.givenSession(sessionUser(['admin']));
+    api = fakeApi({
+      'GET /v1/users/me': completeProfile(),
+      'GET /internal/v1/admin/users': () => json({ users }),
+      'GET /internal/v1/admin/invitations': () => json({ invitations }),
+    });
+  });
+
+  it('shows Expired for an invitation past expiresAt or expired by the server, Pending otherwise, each with Resend', async () => {
+    await openUserManagement();
+    expect(cell('new@example.com', 'Status')).toBe('Pending');
+    expect(cell('late@example.com', 'Status')).toBe('Expired');
+    expect(cell('old@example.com', 'Status')).toBe('Expired');
+    for (const email of ['new@example.com', 'late@example.com', 'old@example.com']) {
+      expect(screen.getByRole('button', { name: `Resend ${email}` })).toBeInTheDocument();
+    }
+    expect(screen.getByRole('tab', { name: 'Pending Invitations (3)' })).toBeInTheDocument();
+  });
+
+  it('resends an expired invitation and shows the new code as a new invitation is shown', async () => {
+    api.set('POST /internal/v1/admin/invitations/old%40example.com/resend', () => {
+      const resent = { ...EXPIRED, status: 'pending' as const, ...NEW_CODE };
+      invitations = [PENDING, OVERDUE, resent];
+      return json(resent);
+    });
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Resend old@example.com' }));
+
+    const dialog = within(screen.getByRole('dialog', { name: 'Resend invitation' }));
+    expect(await dialog.findByText('WXYZ-2345-WXYZ-6789')).toBeInTheDocument();
+    expect(
+      dialog.getByText(`${window.location.origin}/activate?code=WXYZ-2345-WXYZ-6789`),
+    ).toBeInTheDocument();
+    expect(dialog.getByRole('button', { name: 'Copy Code' })).toBeInTheDocument();
+    expect(dialog.getByRole('button', { name: 'Copy Link' })).toBeInTheDocument();
+    await waitFor(() => expect(cell('old@example.com', 'Status')).toBe('Pending'));
+  });
+
+  it('resets access after the SPEC confirm prompt and shows the recovery code', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    api.set(`POST ${USER_PATH}/recovery`, json(NEW_CODE, 201));
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Reset access alex@example.com' }));
+
+    expect(confirm).toHaveBeenCalledWith('Reset access for alex@example.com? Their passkeys stop working.');
+    const dialog = within(screen.getByRole('dialog', { name: 'Reset access' }));
+    expect(await dialog.findByText('WXYZ-2345-WXYZ-6789')).toBeInTheDocument();
+    expect(dialog.getByText('Recovery code issued for alex@example.com.')).toBeInTheDocument();
+    expect(dialog.getByRole('button', { name: 'Copy Link' })).toBeInTheDocument();
+  });
+
+  it('issues nothing when the reset prompt is declined', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Reset access alex@example.com' }));
+    expect(api.calls.filter((call) => call.method === 'POST')).toHaveLength(0);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it("shows a refused reset in its dialog, in the server's words", async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    api.set(`POST ${USER_PATH}/recovery`, failure(404, ACCOUNT_MESSAGES.userNotFound));
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Reset access alex@example.com' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Reset access' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent(ACCOUNT_MESSAGES.userNotFound);
+  });
+
+  it('offers Disable on an active person and Enable on a disabled one, showing Disabled', async () => {
+    const change = (status: 'active' | 'disabled') => () => {
+      users = [{ ...ALEX, status }];
+      return json({ userId: ALEX.userId, status });
+    };
+    api.set(`POST ${USER_PATH}/disable`, change('disabled'));
+    api.set(`POST ${USER_PATH}/enable`, change('active'));
+    const app = await openUserManagement();
+    expect(cell('alex@example.com', 'Status')).toBe('Activated');
+    expect(screen.queryByRole('button', { name: 'Enable alex@example.com' })).not.toBeInTheDocument();
+
+    await app.user.click(screen.getByRole('button', { name: 'Disable alex@example.com' }));
+    expect(await screen.findByRole('button', { name: 'Enable alex@example.com' })).toBeInTheDocument();
+    expect(cell('alex@example.com', 'Status')).toBe('Disabled');
+    expect(screen.queryByRole('button', { name: 'Disable alex@example.com' })).not.toBeInTheDocument();
+    expect(api.callsTo('POST', `${USER_PATH}/disable`)).toHaveLength(1);
+
+    await app.user.click(screen.getByRole('button', { name: 'Enable alex@example.com' }));
+    expect(await screen.findByRole('button', { name: 'Disable alex@example.com' })).toBeInTheDocument();
+    expect(cell('alex@example.com', 'Status')).toBe('Activated');
+    expect(api.callsTo('POST', `${USER_PATH}/enable`)).toHaveLength(1);
+  });
+
+  it('shows a refused disable in a banner', async () => {
+    api.set(`POST ${USER_PATH}/disable`, failure(409, ACCOUNT_MESSAGES.selfDisable));
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Disable alex@example.com' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(ACCOUNT_MESSAGES.selfDisable);
+  });
+
+  it('deletes a person after the SPEC confirm prompt, then refreshes the list', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    api.set(`DELETE ${USER_PATH}`, () => {
+      users = [];
+      return new Response(null, { status: 204 });
+    });
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Delete alex@example.com' }));
+
+    expect(confirm).toHaveBeenCalledWith(
+      'Delete alex@example.com and all their data? This cannot be undone.',
+    );
+    await waitFor(() => expect(screen.queryByText('alex@example.com')).not.toBeInTheDocument());
+  });
+
+  it('keeps the person when the delete prompt is declined', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Delete alex@example.com' }));
+    expect(api.calls.filter((call) => call.method === 'DELETE')).toHaveLength(0);
+  });
+
+  it('changes roles with the three checkboxes, at least one', async () => {
+    api.set(`PUT ${USER_PATH}/roles`, (call) => {
+      const { roles } = call.body as { roles: string[] };
+      users = [{ ...ALEX, roles }];
+      return json({ userId: ALEX.userId, roles });
+    });
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Change roles alex@example.com' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Change roles' }));
+    const box = (name: string) => dialog.getByRole('checkbox', { name: new RegExp(`^${name}`) });
+    const save = dialog.getByRole('button', { name: 'Save roles' });
+    expect(box('Admin')).toBeChecked();
+    expect(box('Coach')).not.toBeChecked();
+    expect(box('User')).toBeChecked();
+    expect(save).toBeDisabled();
+
+    await app.user.click(box('Admin'));
+    await app.user.click(box('User'));
+    expect(save).toBeDisabled();
+    expect(dialog.getByText('Choose at least one role.')).toBeInTheDocument();
+
+    await app.user.click(box('User'));
+    await app.user.click(box('Coach'));
+    await app.user.click(save);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.callsTo('PUT', `${USER_PATH}/roles`)[0]?.body).toEqual({ roles: ['coaches', 'users'] });
+    await waitFor(() => expect(cell('alex@example.com', 'Roles')).toBe('Coach, User'));
+  });
+
+  it("shows a refused role change in its dialog, in the server's words", async () => {
+    api.set(`PUT ${USER_PATH}/roles`, failure(409, ACCOUNT_MESSAGES.ownAdminRole));
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Change roles alex@example.com' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Change roles' }));
+    await app.user.click(dialog.getByRole('checkbox', { name: /^Admin/ }));
+    await app.user.click(dialog.getByRole('button', { name: 'Save roles' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent('You cannot remove your own admin role.');
+  });
+});

@@ -1,0 +1,42 @@
+interface SubmitButtonProps {
+  label: string;
+  /** Said on the submit button while the form is being sent ('Saving...'). */
+  busyLabel: string;
+  busy: boolean;
+  /** The submit waits for something besides `busy` (a required choice, a typed confirmation). */
+  disabled?: boolean;
+  /** 'danger' for a submit that erases something. */
+  tone?: 'primary' | 'danger';
+}
+
+/** A form's submit, disabled and saying so while busy. */
+export function SubmitButton({
+  label,
+  busyLabel,
+  busy,
+  disabled = false,
+  tone = 'primary',
+}: SubmitButtonProps) {
+  return (
+    <button type="submit" className={`button button--${tone}`} disabled={disabled || busy} aria-busy={busy}>
+      {busy ? busyLabel : label}
+    </button>
+  );
+}
+
+interface FormActionsProps extends Omit<SubmitButtonProps, 'label'> {
+  onCancel: () => void;
+  submitLabel: string;
+}
+
+/** A dialog form's Cancel and submit. */
+export function FormActions({ onCancel, submitLabel, ...submit }: FormActionsProps) {
+  return (
+    <div className="form__actions">
+      <button type="button" className="button button--secondary" onClick={onCancel}>
+        Cancel
+      </button>
+      <SubmitButton label={submitLabel} {...submit} />
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  addPasskeyRequestSchema,
+  passkeyNameSchema,
+  passkeySchema,
+  type Passkey,
+} from '../../../../../shared/account';
+import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { createPasskey, type RegistrationResponseJSON } from '../../../lib/passkey';
+import { refreshPasskeys, rememberSignalTarget } from '../passkey-signal';
+import { createPasskeyOptions } from './create-passkey-options';
+
+interface AddPasskeyInput {
+  registrationResponse: RegistrationResponseJSON;
+  /** Left out: the server names it after the authenticator, else 'Passkey'. */
+  name?: string | undefined;
+}
+
+/** Stores the new passkey (201, the passkey). */
+export const addPasskey = ({ registrationResponse, name }: AddPasskeyInput): Promise<Passkey> =>
+  apiRequest('/v1/users/me/passkeys', {
+    method: 'POST',
+    body: validateRequest(addPasskeyRequestSchema, { registrationResponse, ...(name ? { name } : {}) }),
+    schema: passkeySchema,
+  });
+
+/**
+ * Options, the device's prompt, then the new passkey stored. Never retried: each attempt would
+ * prompt the person again.
+ */
+export const useAddPasskey = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string | undefined) => {
+      // A bad name is refused before the device prompts, not after.
+      const checkedName = name === undefined ? undefined : validateRequest(passkeyNameSchema, name);
+      const options = await createPasskeyOptions();
+      rememberSignalTarget(queryClient, { userHandle: options.user.id, rpId: options.rp.id });
+      const registrationResponse = await createPasskey(options);
+      return addPasskey({ registrationResponse, name: checkedName });
+    },
+    retry: false,
+    onSuccess: () => refreshPasskeys(queryClient),
+  });
+};

@@ -1,0 +1,72 @@
+import { useState, type FormEvent } from 'react';
+import { ACCOUNT_LABELS, ACCOUNT_MESSAGES } from '../../../../../shared/account';
+import { Alert } from '../../../components/alert';
+import { FormActions } from '../../../components/form-actions';
+import { TextField } from '../../../components/form-field';
+import { Modal } from '../../../components/overlay/modal';
+import { useSignOutToSignIn } from '../../../lib/auth/use-sign-out';
+import { errorMessage } from '../../../lib/errors';
+import { useDeleteAccount } from '../api/delete-account';
+import { ProfileSection } from '../profile-view';
+
+/** Not worded by SPEC-2 (docs/decisions/045-account-screens.md). */
+const WHAT_GOES =
+  'This erases your account and everything it holds: your profile, health records, passkeys and coach notes. It cannot be undone.';
+const DELETE_FAILED = 'Could not delete your account. Please try again.';
+
+/** The confirmation: the button stays disabled until the typed email matches (case aside). */
+function DeleteAccountModal({ email, onClose }: { email: string; onClose: () => void }) {
+  const [typed, setTyped] = useState('');
+  const remove = useDeleteAccount();
+  const signOutToSignIn = useSignOutToSignIn();
+  const matches = typed.trim().toLowerCase() === email.toLowerCase();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!matches) return;
+    remove.mutate(typed.trim(), { onSuccess: () => void signOutToSignIn() });
+  };
+
+  return (
+    <Modal title={ACCOUNT_LABELS.deleteMyAccount} description={WHAT_GOES} onClose={onClose}>
+      <form className="form" onSubmit={submit}>
+        {remove.isError && <Alert tone="error">{errorMessage(remove.error, DELETE_FAILED)}</Alert>}
+        <TextField
+          id="delete-account-email"
+          label="Your email address"
+          hint={`${ACCOUNT_MESSAGES.confirmEmail} (${email})`}
+          type="email"
+          autoComplete="off"
+          spellCheck={false}
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+          data-autofocus
+        />
+        <FormActions
+          onCancel={onClose}
+          submitLabel={ACCOUNT_LABELS.deleteMyAccount}
+          busyLabel="Deleting..."
+          busy={remove.isPending}
+          disabled={!matches}
+          tone="danger"
+        />
+      </form>
+    </Modal>
+  );
+}
+
+/** 'Delete my account' (SPEC-2 section 3.4): erases everything, then signs out. */
+export function DeleteAccount({ email }: { email: string }) {
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <ProfileSection title={ACCOUNT_LABELS.deleteMyAccount}>
+      <p className="muted">{WHAT_GOES}</p>
+      <div>
+        <button type="button" className="button button--danger" onClick={() => setConfirming(true)}>
+          {ACCOUNT_LABELS.deleteMyAccount}
+        </button>
+      </div>
+      {confirming && <DeleteAccountModal email={email} onClose={() => setConfirming(false)} />}
+    </ProfileSection>
+  );
+}

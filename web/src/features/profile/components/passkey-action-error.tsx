@@ -1,0 +1,37 @@
+import { Alert } from '../../../components/alert';
+import { ApiError } from '../../../lib/api-error';
+import { useSignOutToSignIn } from '../../../lib/auth/use-sign-out';
+import { errorMessage } from '../../../lib/errors';
+
+/** Not worded by SPEC-2 (docs/decisions/045-account-screens.md). */
+const SIGN_IN_AGAIN = 'Sign in again';
+
+interface PasskeyActionErrorProps {
+  error: unknown;
+  fallback: string;
+  onDismiss?: () => void;
+}
+
+/**
+ * Why adding or removing a passkey failed, in the server's words. A 401 here is not the session
+ * ending: the sign-in is older than 10 minutes ('Please sign in again to manage passkeys.'), so
+ * the person is offered a fresh one.
+ */
+export function PasskeyActionError({ error, fallback, onDismiss }: PasskeyActionErrorProps) {
+  const signOutToSignIn = useSignOutToSignIn();
+  const reauth = error instanceof ApiError && error.status === 401;
+  return (
+    <Alert tone="error" {...(onDismiss ? { onDismiss, dismissLabel: 'Dismiss error' } : {})}>
+      <p>{errorMessage(error, fallback)}</p>
+      {reauth && (
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          onClick={() => void signOutToSignIn()}
+        >
+          {SIGN_IN_AGAIN}
+        </button>
+      )}
+    </Alert>
+  );
+}

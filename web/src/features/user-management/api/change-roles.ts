@@ -1,0 +1,25 @@
+import * as z from 'zod/mini';
+import type { RoleGroup } from '../../../../../shared/constants';
+import { changeRolesRequestSchema } from '../../../../../shared/account';
+import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { useAdminListMutation } from './admin-lists';
+import { adminUserPath } from './get-users';
+
+export interface ChangeRolesInput {
+  userId: string;
+  roles: RoleGroup[];
+}
+
+/** 200 `{userId, roles}` (shared/ has no schema for it yet). */
+const changeRolesResponseSchema = z.object({ userId: z.string(), roles: z.array(z.string()) });
+
+/** The person's groups become exactly `roles`; 409 when an admin drops their own admin role. */
+export const changeRoles = async ({ userId, roles }: ChangeRolesInput): Promise<void> => {
+  await apiRequest(`${adminUserPath(userId)}/roles`, {
+    method: 'PUT',
+    body: validateRequest(changeRolesRequestSchema, { roles }),
+    schema: changeRolesResponseSchema,
+  });
+};
+
+export const useChangeRoles = () => useAdminListMutation(changeRoles);

@@ -1,0 +1,71 @@
+import { useState, type FormEvent } from 'react';
+import { ACCOUNT_LABELS } from '../../../../../shared/account';
+import { ROLE_GROUPS, type RoleGroup } from '../../../../../shared/constants';
+import { MESSAGES } from '../../../../../shared/messages';
+import { roleOfGroup } from '../../../../../shared/roles';
+import { Alert } from '../../../components/alert';
+import { FormActions } from '../../../components/form-actions';
+import { Modal } from '../../../components/overlay/modal';
+import { errorMessage } from '../../../lib/errors';
+import { useChangeRoles } from '../api/change-roles';
+import type { UserEntry } from '../merge-entries';
+import { inGroupOrder, RoleChoiceList } from './role-choice-list';
+
+/** Not worded by SPEC-2 (docs/decisions/045-account-screens.md). */
+const AT_LEAST_ONE = 'Choose at least one role.';
+const CHANGE_FAILED = 'Could not change the roles. Please try again.';
+const TAKES_EFFECT = 'They are asked to sign in again before the change takes effect.';
+
+interface ChangeRolesModalProps {
+  person: UserEntry;
+  onClose: () => void;
+  /** After the change, with what to announce. */
+  onDone: (status: string) => void;
+}
+
+/** 'Change roles': any non-empty set of the three roles; the server's refusal shows here. */
+export function ChangeRolesModal({ person, onClose, onDone }: ChangeRolesModalProps) {
+  const current = ROLE_GROUPS.filter((group) => person.roles.includes(roleOfGroup(group)));
+  const [chosen, setChosen] = useState<RoleGroup[]>(current);
+  const change = useChangeRoles();
+  const unchanged = chosen.length === current.length && current.every((group) => chosen.includes(group));
+
+  const toggle = (group: RoleGroup) =>
+    setChosen((groups) =>
+      inGroupOrder(groups.includes(group) ? groups.filter((g) => g !== group) : [...groups, group]),
+    );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!chosen.length) return;
+    change.mutate(
+      { userId: person.key, roles: chosen },
+      { onSuccess: () => onDone(`Roles of ${person.email} changed.`) },
+    );
+  };
+
+  return (
+    <Modal
+      title={ACCOUNT_LABELS.changeRoles}
+      description={`Roles of ${person.email}. ${TAKES_EFFECT}`}
+      onClose={onClose}
+    >
+      <form className="form" onSubmit={submit}>
+        {change.isError && <Alert tone="error">{errorMessage(change.error, CHANGE_FAILED)}</Alert>}
+        <RoleChoiceList
+          type="checkbox"
+          name="change-roles"
+          chosen={chosen}
+          onToggle={toggle}
+          hint={chosen.length ? undefined : AT_LEAST_ONE}
+        />
+        <FormActions
+          onCancel={onClose}
+          submitLabel="Save roles"
+          busyLabel={MESSAGES.saving}
+          busy={change.isPending}
+          disabled={!chosen.length || unchanged}
+        />
+      </form>
+    </Modal>
+  );
+}

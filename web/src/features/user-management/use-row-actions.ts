@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import { confirmDeleteUser, confirmResetAccess } from '../../../../shared/account';
+import { confirmDeleteInvitation, MESSAGES } from '../../../../shared/messages';
+import { errorMessage } from '../../lib/errors';
+import { useDeleteInvitation } from './api/delete-invitation';
+import { useDeleteUser } from './api/delete-user';
+import { useResendInvitation } from './api/resend-invitation';
+import { useResetAccess } from './api/reset-access';
+import { useSetUserStatus } from './api/set-user-status';
+import type { PendingAction, RowActions } from './components/user-actions';
+import type { UserEntry } from './merge-entries';
+
+/** Not worded by SPEC-2 (docs/decisions/045-account-screens.md). */
+const DELETE_FAILED = 'Could not delete the account. Please try again.';
+const STATUS_FAILED = 'Could not change the account. Please try again.';
+
+/** The dialogs a row opens. */
+export type RowDialog = { kind: 'coach' | 'roles' | 'recovery' | 'resend'; entry: UserEntry };
+
+interface RowActionsOptions {
+  openDialog: (dialog: RowDialog) => void;
+  /** What to tell screen readers after a change ('' to clear). */
+  announce: (status: string) => void;
+}
+
+/**
+ * What the table's buttons do: the SPEC's confirm prompts, then the call. Reset access and Resend
+ * show their code (or the refusal) in a dialog; the other refusals show in the page's banner.
+ */
+export const useRowActions = ({ openDialog, announce }: RowActionsOptions) => {
+  const deleteInvitation = useDeleteInvitation();
+  const deleteUser = useDeleteUser();
+  const setUserStatus = useSetUserStatus();
+  const resetAccess = useResetAccess();
+  const resend = useResendInvitation();
+  const [error, setError] = useState<string | null>(null);
+
+  const begin = () => {
+    setError(null);
+    announce('');
+  };
+  const failWith = (fallback: string) => (failure: unknown) => setError(errorMessage(failure, fallback));
+
+  const pending = new Map<string, PendingAction>();
+  if (deleteInvitation.isPending) pending.set(deleteInvitation.variables, 'delete');
+  if (deleteUser.isPending) pending.set(deleteUser.variables, 'delete');
+  if (setUserStatus.isPending) pending.set(setUserStatus.variables.userId, 'status');
+  if (resend.isPending) pending.set(resend.variables, 'resend');
+
+  const actions: RowActions = {
+    pending,
+    onAssignCoach: (entry) => {
+      begin();
+      openDialog({ kind: 'coach', entry });
+    },
+    onChangeRoles: (entry) => {
+      begin();
+      openDialog({ kind: 'roles', entry });
+    },
+    onResetAccess: (entry) => {
+      if (!window.confirm(confirmResetAccess(entry.email))) return;
+      begin();
+      resetAccess.mutate(entry.key);
+      openDialog({ kind: 'recovery', entry });
+    },
+    onResend: (entry) => {
+      begin();
+      resend.mutate(entry.email);
+      openDialog({ kind: 'resend', entry });
+    },
+    onToggleStatus: (entry) => {
+      const change = entry.status === 'disabled' ? 'enable' : 'disable';
+      begin();
+      setUserStatus.mutate(
+        { userId: entry.key, change },
+        { onSuccess: () => announce(`${entry.email} ${change}d.`), onError: failWith(STATUS_FAILED) },
+      );
+    },
+    onDeleteUser: (entry) => {
+      if (!window.confirm(confirmDeleteUser(entry.email))) return;
+      begin();
+      deleteUser.mutate(entry.key, {
+        onSuccess: () => announce(`${entry.email} deleted.`),
+        onError: failWith(DELETE_FAILED),
+      });
+    },
+    onDeleteInvitation: (entry) => {
+      if (!window.confirm(confirmDeleteInvitation(entry.email))) return;
+      begin();
+      deleteInvitation.mutate(entry.email, { onError: failWith(MESSAGES.deleteInvitationFallback) });
+    },
+  };
+
+  return { actions, error, dismissError: () => setError(null), resetAccess, resend };
+};
