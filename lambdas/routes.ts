@@ -10,7 +10,8 @@ export type AuthLevel = 'public' | 'user' | 'admin' | 'coach';
 
 /**
  * A DynamoDB action, as IAM names it without the `dynamodb:` prefix. A transaction needs no action of
- * its own: each of its Put, Update and Delete items needs PutItem, UpdateItem or DeleteItem.
+ * its own: each of its Put, Update, Delete and ConditionCheck items needs PutItem, UpdateItem,
+ * DeleteItem or ConditionCheckItem.
  * A condition expression or `ReturnValues` on a write needs nothing more either.
  */
 export type TableAction =
@@ -21,7 +22,8 @@ export type TableAction =
   | 'PutItem'
   | 'UpdateItem'
   | 'DeleteItem'
-  | 'BatchWriteItem';
+  | 'BatchWriteItem'
+  | 'ConditionCheckItem';
 
 /** Actions a function may take on one table, on every item or only on the items `keys` names. */
 export interface TableGrant {
@@ -66,17 +68,20 @@ export interface RouteDefinition extends FunctionDefinition {
 
 /** Everything erasing a person touches (`lambdas/common/erase-account.ts`), in every table and the pool. */
 const ERASE_TABLES: FunctionDefinition['tables'] = {
-  accounts: [{ actions: ['GetItem', 'UpdateItem', 'BatchWriteItem'] }],
-  passkeys: [{ actions: ['BatchWriteItem'] }, { actions: ['Query'], index: 'byUser' }],
-  healthRecords: [{ actions: ['Query', 'BatchWriteItem'] }],
+  // One item each, by DeleteItem: a batch write could also put items (a passkey, a recovery code).
+  accounts: [{ actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem', 'DeleteItem'] }],
+  passkeys: [{ actions: ['DeleteItem'] }, { actions: ['Query'], index: 'byUser' }],
+  // Many items: a batch (IAM cannot tell a batch's deletes from its puts; the code only deletes).
+  healthRecords: [{ actions: ['Query'] }, { actions: ['BatchWriteItem'] }],
   coaching: [
-    { actions: ['Query', 'BatchWriteItem'], keys: ['notes#*'] },
-    { actions: ['BatchWriteItem', 'UpdateItem'], keys: ['client#*'] },
+    { actions: ['Query'], keys: ['notes#*'] },
+    { actions: ['BatchWriteItem'], keys: ['notes#*', 'client#*'] },
+    { actions: ['UpdateItem'], keys: ['client#*'] },
     { actions: ['Query'], index: 'byCoach' },
   ],
-  authChallenges: [{ actions: ['BatchWriteItem'], keys: ['registration#*', 'recovery#*', 'passkey#*'] }],
-  invitations: [{ actions: ['BatchWriteItem'] }],
-  profiles: [{ actions: ['BatchWriteItem'] }],
+  authChallenges: [{ actions: ['DeleteItem'], keys: ['registration#*', 'recovery#*', 'passkey#*'] }],
+  invitations: [{ actions: ['DeleteItem'] }],
+  profiles: [{ actions: ['DeleteItem'] }],
   auditEvents: [{ actions: ['PutItem'] }],
 };
 const ERASE_COGNITO = ['AdminUserGlobalSignOut', 'AdminDeleteUser'] as const;
@@ -168,7 +173,10 @@ const LIFECYCLE_ROUTES = (): RouteDefinition[] => [
     auth: 'admin',
     entry: 'lambdas/api/admin/change-roles.ts',
     // The guarded transaction: the acting admin's account checked, the person's updated.
-    tables: { accounts: [{ actions: ['GetItem', 'UpdateItem'] }], auditEvents: [{ actions: ['PutItem'] }] },
+    tables: {
+      accounts: [{ actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'] }],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
     cognitoActions: ['AdminListGroupsForUser', 'AdminAddUserToGroup', 'AdminRemoveUserFromGroup'],
   },
   {
@@ -177,7 +185,10 @@ const LIFECYCLE_ROUTES = (): RouteDefinition[] => [
     path: '/internal/v1/admin/users/{userId}/disable',
     auth: 'admin',
     entry: 'lambdas/api/admin/disable-user.ts',
-    tables: { accounts: [{ actions: ['GetItem', 'UpdateItem'] }], auditEvents: [{ actions: ['PutItem'] }] },
+    tables: {
+      accounts: [{ actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'] }],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
     cognitoActions: ['AdminDisableUser', 'AdminUserGlobalSignOut'],
   },
   {
@@ -186,7 +197,10 @@ const LIFECYCLE_ROUTES = (): RouteDefinition[] => [
     path: '/internal/v1/admin/users/{userId}/enable',
     auth: 'admin',
     entry: 'lambdas/api/admin/enable-user.ts',
-    tables: { accounts: [{ actions: ['GetItem', 'UpdateItem'] }], auditEvents: [{ actions: ['PutItem'] }] },
+    tables: {
+      accounts: [{ actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'] }],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
     cognitoActions: ['AdminEnableUser'],
   },
   {

@@ -69,7 +69,8 @@ const KEY_WRITE_ACTIONS = [
   'kms:GenerateDataKey',
   'kms:GenerateDataKeyWithoutPlaintext',
 ] as const;
-const WRITE_ACTIONS: readonly TableAction[] = ['PutItem', 'UpdateItem', 'DeleteItem'];
+/** The actions that write items: a batch write puts or deletes, as PutItem and DeleteItem do. */
+const WRITE_ACTIONS: readonly TableAction[] = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'];
 
 /**
  * The project-default Lambda: Node.js 22 on arm64, bundled and minified by esbuild with source maps,

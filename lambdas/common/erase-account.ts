@@ -6,8 +6,8 @@
  * could use: passkeys (no sign-in), the Cognito user (no token), the data, and the account item last,
  * so an erase cut short is finished by running it again (docs/decisions/044-account-lifecycle.md).
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { TABLES } from '../../shared/tables';
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { TableKey } from '../../shared/tables';
 import { auditTransactItem, type RequestOrigin } from './audit';
 import { ddb } from './aws';
 import { batchDeleteAll, queryKeys } from './batch-write';
@@ -16,6 +16,11 @@ import { deleteCognitoUser, signOutEverywhere } from './cognito-users';
 import type { AccountRecord } from './repositories/accounts';
 import { findPasskeyIdsOfUser } from './repositories/passkeys';
 import { unassignCoach } from './repositories/coaching';
+
+/** One item by key (already gone is fine). */
+const deleteItem = async (table: TableKey, Key: Record<string, unknown>) => {
+  await ddb.send(new DeleteCommand({ TableName: tableName(table), Key }));
+};
 
 const healthKeys = async (userId: string) => {
   const table = tableName('healthRecords');
@@ -69,10 +74,7 @@ export const eraseAccount = async (
 ): Promise<void> => {
   const { userId, email } = account;
   const passkeyIds = new Set([...(account.credentialIds ?? []), ...(await findPasskeyIdsOfUser(userId))]);
-  await batchDeleteAll(
-    tableName('passkeys'),
-    [...passkeyIds].map((credentialId) => ({ credentialId })),
-  );
+  for (const credentialId of passkeyIds) await deleteItem('passkeys', { credentialId });
   await signOutEverywhere(account.cognitoUsername).catch(() => undefined);
   await deleteCognitoUser(account.cognitoUsername);
 
@@ -100,12 +102,9 @@ export const eraseAccount = async (
     );
   }
 
-  await batchDeleteAll(tableName('authChallenges'), [
-    { pk: `registration#${email}` },
-    { pk: `recovery#${email}` },
-    { pk: `passkey#${userId}` },
-  ]);
-  await batchDeleteAll(tableName('invitations'), [{ email }]);
-  await batchDeleteAll(tableName('profiles'), [{ userId }]);
-  await batchDeleteAll(tableName('accounts'), [{ [TABLES.accounts.partitionKey.name]: userId }]);
+  for (const pk of [`registration#${email}`, `recovery#${email}`, `passkey#${userId}`])
+    await deleteItem('authChallenges', { pk });
+  await deleteItem('invitations', { email });
+  await deleteItem('profiles', { userId });
+  await deleteItem('accounts', { userId });
 };

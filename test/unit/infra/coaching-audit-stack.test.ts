@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, TRIGGERS, type FunctionDefinition } from '../../../lambdas/routes';
 import { TABLES, type TableDefinition, type TableKey } from '../../../shared/tables';
+import { ERASE_FUNCTIONS, ERASE_PERMISSIONS, erasePermissionsOn } from './erase-permissions';
 import {
   actionsOf,
   dataPermissions,
@@ -233,6 +234,18 @@ describe('audit log grants', () => {
     'ListClientLogs',
     'ListClientNotes',
     'CreateClientNote',
+    // SPEC-2 section 3: passkey added, renamed, removed; recovery issued; roles changed; disabled;
+    // enabled; deleted (and the clients an erased coach leaves unassigned); account deleted; resent.
+    'AddPasskey',
+    'RenamePasskey',
+    'RemovePasskey',
+    'ResetAccess',
+    'ChangeRoles',
+    'DisableUser',
+    'EnableUser',
+    'DeleteUser',
+    'DeleteMe',
+    'ResendInvitation',
   ];
   const READERS = ['ListAudit', 'ListMyActivity'];
   /** The functions whose role has any DynamoDB action on the audit table or an index of it. */
@@ -362,23 +375,30 @@ describe('coaching grants', () => {
       'dynamodb:Query coaching/index/byCoach notes#*',
       ...lines(KEY_READ, 'coaching key'),
     ],
+    // Erasing a person: their notes and state deleted, the clients they coach unassigned.
+    ...Object.fromEntries(ERASE_FUNCTIONS.map((id) => [id, erasePermissionsOn('coaching')])),
   };
   const COACHING_FUNCTIONS = Object.keys(ON_COACHING);
 
+  /** The read of the caller's account every authenticated route makes (lambdas/common/session.ts). */
+  const SESSION_CHECK = 'dynamodb:GetItem accounts';
   /** The whole DynamoDB and KMS permissions of the coaching routes. */
   const REVIEWED: Record<string, string[]> = {
     AssignCoach: [
+      SESSION_CHECK,
       'dynamodb:BatchGetItem profiles',
       ...ON_COACHING.AssignCoach!,
       'dynamodb:PutItem auditEvents',
     ],
-    UnassignCoach: [...ON_COACHING.UnassignCoach!, 'dynamodb:PutItem auditEvents'],
+    UnassignCoach: [SESSION_CHECK, ...ON_COACHING.UnassignCoach!, 'dynamodb:PutItem auditEvents'],
     ListCoachClients: [
+      SESSION_CHECK,
       'dynamodb:BatchGetItem profiles',
       ...ON_COACHING.ListCoachClients!,
       'dynamodb:PutItem auditEvents',
     ],
     ListClientMeasurements: [
+      SESSION_CHECK,
       ...ON_COACHING.ListClientMeasurements!,
       'dynamodb:Query healthRecords',
       'dynamodb:Query healthRecords/index/byOwner',
@@ -386,19 +406,22 @@ describe('coaching grants', () => {
       'dynamodb:PutItem auditEvents',
     ],
     ListClientLogs: [
+      SESSION_CHECK,
       ...ON_COACHING.ListClientLogs!,
       'dynamodb:Query healthRecords',
       'dynamodb:Query healthRecords/index/byOwner',
       ...lines(KEY_READ, 'healthRecords key'),
       'dynamodb:PutItem auditEvents',
     ],
-    ListClientNotes: [...ON_COACHING.ListClientNotes!, 'dynamodb:PutItem auditEvents'],
+    ListClientNotes: [SESSION_CHECK, ...ON_COACHING.ListClientNotes!, 'dynamodb:PutItem auditEvents'],
     CreateClientNote: [
+      SESSION_CHECK,
       'dynamodb:BatchGetItem profiles',
       ...ON_COACHING.CreateClientNote!,
       'dynamodb:PutItem auditEvents',
     ],
-    GetMyCoach: ['dynamodb:BatchGetItem profiles', ...ON_COACHING.GetMyCoach!],
+    GetMyCoach: [SESSION_CHECK, 'dynamodb:BatchGetItem profiles', ...ON_COACHING.GetMyCoach!],
+    ...Object.fromEntries(ERASE_FUNCTIONS.map((id) => [id, [...ERASE_PERMISSIONS]])),
   };
   const COACH_CLIENT_ROUTES = [
     'ListClientMeasurements',
@@ -453,6 +476,8 @@ describe('coaching grants', () => {
       const reads = id === 'ListClientMeasurements' || id === 'ListClientLogs';
       expect([...tables].sort(), id).toEqual(
         [
+          // The session check.
+          'accounts',
           'auditEvents',
           'coaching',
           ...(reads ? ['healthRecords'] : []),
@@ -469,29 +494,31 @@ describe('coaching grants', () => {
     }
   });
 
-  it("lets only ListCoachClients list a coach's clients through byCoach", () => {
+  it("lets only ListCoachClients list a coach's clients through byCoach, and the erase find an erased coach's", () => {
     const resource = indexArn(prod, 'coaching', 'byCoach');
-    expect(allowedTo(prod, { action: 'dynamodb:Query', resource, leadingKeys: [SOMEONE] })).toEqual([
-      'ListCoachClients',
-    ]);
+    expect(allowedTo(prod, { action: 'dynamodb:Query', resource, leadingKeys: [SOMEONE] })).toEqual(
+      [...ERASE_FUNCTIONS, 'ListCoachClients'].sort(),
+    );
   });
 
-  it('lets only CreateClientNote write a note, only GetMyCoach and ListClientNotes read them, and nobody change or delete one', () => {
+  it('lets only CreateClientNote write a note, only GetMyCoach and ListClientNotes read them, nobody change one, and only the erase delete them', () => {
     const resource = tableArn(prod, 'coaching');
     const notes = client('notes');
     expect(allowedTo(prod, { action: 'dynamodb:PutItem', resource, leadingKeys: notes })).toEqual([
       'CreateClientNote',
     ]);
-    expect(allowedTo(prod, { action: 'dynamodb:Query', resource, leadingKeys: notes })).toEqual([
-      'GetMyCoach',
-      'ListClientNotes',
-    ]);
+    expect(allowedTo(prod, { action: 'dynamodb:Query', resource, leadingKeys: notes })).toEqual(
+      [...ERASE_FUNCTIONS, 'GetMyCoach', 'ListClientNotes'].sort(),
+    );
     for (const action of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem']) {
       expect(allowedTo(prod, { action, resource, leadingKeys: notes }), action).toEqual([]);
     }
+    expect(allowedTo(prod, { action: 'dynamodb:BatchWriteItem', resource, leadingKeys: notes })).toEqual(
+      [...ERASE_FUNCTIONS].sort(),
+    );
   });
 
-  it("lets only the health writes, the assignment routes and a new note change a client's state, and nobody delete it", () => {
+  it("lets only the health writes, the assignment routes, a new note and the erase change a client's state, and only the erase delete it", () => {
     const resource = tableArn(prod, 'coaching');
     const state = client('client');
     expect(allowedTo(prod, { action: 'dynamodb:UpdateItem', resource, leadingKeys: state })).toEqual([
@@ -499,12 +526,25 @@ describe('coaching grants', () => {
       'CreateClientNote',
       'CreateLog',
       'CreateMeasurement',
+      'DeleteMe',
       'DeleteMeasurement',
+      'DeleteUser',
       'UnassignCoach',
     ]);
-    for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
+    for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem']) {
       expect(allowedTo(prod, { action, resource, leadingKeys: state }), action).toEqual([]);
     }
+    expect(allowedTo(prod, { action: 'dynamodb:BatchWriteItem', resource, leadingKeys: state })).toEqual(
+      [...ERASE_FUNCTIONS].sort(),
+    );
+    // The erase deletes a person's notes and their state in one batch.
+    expect(
+      allowedTo(prod, {
+        action: 'dynamodb:BatchWriteItem',
+        resource,
+        leadingKeys: [...client('notes'), ...state],
+      }),
+    ).toEqual([...ERASE_FUNCTIONS].sort());
   });
 
   it('lets no function scan the coaching table, the health records or the audit log, or any of their indexes', () => {

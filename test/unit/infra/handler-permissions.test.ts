@@ -18,6 +18,7 @@ import type {
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -31,6 +32,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPO_ROOT } from '../../../infra/constructs/app-function';
 import { ROUTES, TRIGGERS, type FunctionDefinition } from '../../../lambdas/routes';
+import { ROLE_GROUPS, type RoleGroup } from '../../../shared/constants';
 import { TABLE_KEYS, TABLES, type TableDefinition, type TableKey } from '../../../shared/tables';
 import { apiEvent, type EventInput } from '../../fixtures/api-events';
 import {
@@ -62,13 +64,23 @@ vi.mock('@simplewebauthn/server', async (importOriginal) => ({
       verified: true,
       registrationInfo: {
         userVerified: true,
-        credential: { id: 'credential-1', publicKey: new Uint8Array([1, 2, 3]), counter: 0, transports: [] },
+        credential: {
+          id: 'credential-1',
+          publicKey: new Uint8Array([1, 2, 3]),
+          counter: 0,
+          transports: ['internal', 'hybrid'],
+        },
         credentialDeviceType: 'multiDevice',
         credentialBackedUp: true,
+        // The all-zero AAGUID most synced authenticators send with `none` attestation.
+        aaguid: '00000000-0000-0000-0000-000000000000',
       },
     }),
   verifyAuthenticationResponse: () =>
-    Promise.resolve({ verified: true, authenticationInfo: { userVerified: true, newCounter: 1 } }),
+    Promise.resolve({
+      verified: true,
+      authenticationInfo: { userVerified: true, newCounter: 1, credentialBackedUp: true },
+    }),
 }));
 
 // ------------------------------------------------------------------ recording
@@ -153,6 +165,20 @@ const dynamoCallsOf = (command: unknown): DynamoCall[] => {
       };
     });
   }
+  if (command instanceof BatchWriteCommand) {
+    // Like BatchGetItem, one check per table with the leading key of every put and delete in it:
+    // `ForAllValues` then needs every one of them to match one statement.
+    return Object.entries(command.input.RequestItems ?? {}).map(([name, requests]) => {
+      const table = tableOf(name);
+      return {
+        action: 'BatchWriteItem',
+        table,
+        keys: requests.map((request) =>
+          partitionKeyOf(table, request.DeleteRequest?.Key ?? request.PutRequest?.Item),
+        ),
+      };
+    });
+  }
   if (command instanceof TransactWriteCommand) {
     // Each item needs the permission of the single-item action (DynamoDB developer guide,
     // "Using IAM with DynamoDB transactions"); the transaction needs none of its own.
@@ -184,13 +210,16 @@ const CODE = 'ABCDEFGHJKMNPQRS';
 const USERNAME = '6b1c1f0e-2f6a-4a51-9d07-3c2b0f7e9a10';
 const USER_ID = '0d3c6c5e-9a6b-4e1f-8f43-6f5f1b2a7c90';
 const CLIENT_ID = 'app-client-id';
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** An invitation created yesterday: pending, its code good for six more days. */
 const invitation = (overrides: Item = {}): Item => ({
   email: EMAIL,
   activationCode: CODE,
   codeUsed: false,
   roles: ['users'],
   createdBy: '00000000-0000-0000-0000-000000000000',
-  createdAt: '2025-01-01T00:00:00.000Z',
+  createdAt: new Date(Date.now() - DAY_MS).toISOString(),
+  expiresAt: new Date(Date.now() + 6 * DAY_MS).toISOString(),
   cognitoUsername: USERNAME,
   ...overrides,
 });
@@ -201,13 +230,81 @@ const profile: Item = {
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
 };
-const claims = (groups: string) => ({
+/** The caller signed in a minute ago (within the 10 minutes passkey management asks for). */
+const SIGNED_IN_AT = NOW() - 60;
+/** `iat` as API Gateway's Cognito authorizer delivers it: `Fri Jul 29 17:52:53 UTC 2016`. */
+const authorizerDate = (epochSeconds: number): string => {
+  const [weekday = '', day, month, year, time] = new Date(epochSeconds * 1000).toUTCString().split(' ');
+  return `${weekday.slice(0, 3)} ${month} ${day} ${time} UTC ${year}`;
+};
+/** The id token's claims as API Gateway hands them over: strings only, a list of groups as `[a b]`. */
+const claims = (...groups: RoleGroup[]) => ({
   token_use: 'id',
   aud: CLIENT_ID,
   sub: USER_ID,
   'cognito:username': USERNAME,
   email: EMAIL,
-  'cognito:groups': groups,
+  'cognito:groups': groups.length === 1 ? groups.join() : `[${groups.join(' ')}]`,
+  iat: authorizerDate(SIGNED_IN_AT),
+  auth_time: String(SIGNED_IN_AT),
+});
+/** The roles a `cognito:groups` claim names, in the order of ROLE_GROUPS (as accounts store them). */
+const rolesOfClaim = (claim: string | undefined): RoleGroup[] => {
+  const named = (claim ?? '').replace(/^\[|\]$/g, '').split(/[\s,]+/);
+  return ROLE_GROUPS.filter((role) => named.includes(role));
+};
+
+/** The WebAuthn user handle of the caller's account: 32 random bytes, base64url. */
+const USER_HANDLE = 'q3JmT0d5b1p4UnZ3Y2t0aGVfdXNlcl9oYW5kbGVfMDE';
+/** The caller's two passkeys; the ceremony mock makes `credential-1`, a new one. */
+const PHONE_PASSKEY = 'credential-phone';
+const LAPTOP_PASSKEY = 'credential-laptop';
+/**
+ * An account item as `lambdas/common/repositories/accounts.ts` stores it: by default the caller's,
+ * active, never reset (`tokensValidAfter` 0), with two passkeys.
+ */
+const accountItem = (overrides: Item = {}): Item => ({
+  userId: USER_ID,
+  email: EMAIL,
+  cognitoUsername: USERNAME,
+  userHandle: USER_HANDLE,
+  roles: ['users'],
+  status: 'active',
+  tokensValidAfter: 0,
+  credentialIds: new Set([PHONE_PASSKEY, LAPTOP_PASSKEY]),
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-02T00:00:00.000Z',
+  ...overrides,
+});
+/** Only the attributes a read's `ProjectionExpression` names, as DynamoDB answers it. */
+const projected = (
+  item: Item,
+  input: { ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> },
+): Item => {
+  if (!input.ProjectionExpression) return item;
+  const names = input.ProjectionExpression.split(',')
+    .map((name) => name.trim())
+    .map((name) => (name.startsWith('#') ? (input.ExpressionAttributeNames?.[name] ?? name) : name));
+  return Object.fromEntries(Object.entries(item).filter(([name]) => names.includes(name)));
+};
+/** Answers a GetItem with `item`, projected as the command asks. */
+const found = (item: Item, command: unknown): unknown => ({
+  Item: projected(item, (command as GetCommand).input),
+});
+/** A passkey item as `lambdas/common/repositories/passkeys.ts` stores it. */
+const passkeyItem = (credentialId: string, overrides: Item = {}): Item => ({
+  credentialId,
+  userId: USER_ID,
+  cognitoUsername: USERNAME,
+  userHandle: USER_HANDLE,
+  publicKey: new Uint8Array([1, 2, 3]),
+  counter: 0,
+  transports: ['internal', 'hybrid'],
+  deviceType: 'multiDevice',
+  backedUp: true,
+  aaguid: '00000000-0000-0000-0000-000000000000',
+  createdAt: '2025-01-02T00:00:00.000Z',
+  ...overrides,
 });
 const registrationResponse = {
   id: 'credential-1',
@@ -219,7 +316,7 @@ const registrationResponse = {
 const authenticationResponse = {
   id: 'credential-1',
   rawId: 'credential-1',
-  response: { authenticatorData: 'AAAA', clientDataJSON: 'e30', signature: 'AAAA', userHandle: 'handle-1' },
+  response: { authenticatorData: 'AAAA', clientDataJSON: 'e30', signature: 'AAAA', userHandle: USER_HANDLE },
   clientExtensionResults: {},
   type: 'public-key',
 };
@@ -411,6 +508,107 @@ const answered =
   };
 const coachClaims = claims('coaches');
 const clientPath = { userId: CLIENT_USER_ID };
+/** The body of a 2xx answer. */
+const bodyOf = (result: unknown): Record<string, unknown> =>
+  JSON.parse((result as APIGatewayProxyResult).body) as Record<string, unknown>;
+
+// The activation and recovery scenarios.
+const ADMIN_ID = '8e7d6c5b-4a39-4281-9f0e-1d2c3b4a5968';
+/** A recovery code an admin issued for the caller's email (SPEC-2 section 3.2). */
+const RECOVERY_CODE = 'RSTUVWXY23456789';
+/** The caller's invitation, long since activated: its code no longer opens anything. */
+const activatedInvitation = invitation({ codeUsed: true, usedAt: TAKEN_AT, usedBy: USER_ID });
+const recoveryGrant: Item = {
+  pk: `recovery#${EMAIL}`,
+  kind: 'recovery',
+  email: EMAIL,
+  activationCode: RECOVERY_CODE,
+  userId: USER_ID,
+  issuedBy: ADMIN_ID,
+  expiresAt: NOW() + 3600,
+};
+/** The challenge verify-activation stored for this email, for an invitation or a recovery. */
+const registrationChallenge = (purpose: 'invitation' | 'recovery'): Item => ({
+  pk: `registration#${EMAIL}`,
+  kind: 'registration',
+  purpose,
+  email: EMAIL,
+  challenge: 'challenge-1',
+  cognitoUsername: USERNAME,
+  userId: USER_ID,
+  userHandle: USER_HANDLE,
+  expiresAt: NOW() + 300,
+});
+const validActivation = (result: unknown) => {
+  status(200)(result);
+  expect(bodyOf(result)).toMatchObject({ valid: true, cognitoUsername: USERNAME });
+};
+/** A passkey proof for the caller's Cognito user, which the SPA then redeems. */
+const signsIn = (result: unknown) => {
+  status(200)(result);
+  expect(bodyOf(result)).toMatchObject({ userId: USER_ID, cognitoUsername: USERNAME });
+  expect(bodyOf(result).passkeyProof).toEqual(expect.any(String));
+};
+
+// The lifecycle scenarios: an admin (the caller) acts on CLIENT_USER_ID or OTHER_COACH_ID.
+const clientAccount = (overrides: Item = {}): Item =>
+  accountItem({
+    userId: CLIENT_USER_ID,
+    email: 'client@example.com',
+    cognitoUsername: `user-${CLIENT_USER_ID}`,
+    userHandle: 'Y2xpZW50LWhhbmRsZS0wMDAwMDAwMDAwMDAwMDAwMDA',
+    credentialIds: new Set(['credential-client']),
+    ...overrides,
+  });
+const coachAccount = accountItem({
+  userId: OTHER_COACH_ID,
+  email: 'coach@example.com',
+  cognitoUsername: `user-${OTHER_COACH_ID}`,
+  userHandle: 'Y29hY2gtaGFuZGxlLTAwMDAwMDAwMDAwMDAwMDAwMDA',
+  roles: ['coaches'],
+  credentialIds: new Set(['credential-coach']),
+});
+/** Answers the GetItem of one of these accounts (projected as asked); anyone else has none. */
+const accounts =
+  (...items: Item[]): DynamoResponder =>
+  (call, command) => {
+    const item =
+      on('GetItem', 'accounts', call) && items.find((candidate) => candidate.userId === call.keys[0]);
+    return item ? found(item, command) : undefined;
+  };
+/**
+ * What erasing `userId` finds: a passkey through byUser, a measurement and a log through byOwner with
+ * their references in the person's own partition, the notes to them, and the clients they coach.
+ * Queries of the erase ask for keys only; each item carries at least those.
+ */
+const erasable =
+  (userId: string, held: { notes?: Item[]; clients?: string[] } = {}): DynamoResponder =>
+  (call) => {
+    if (on('Query', 'passkeys', call)) return { Items: [{ credentialId: `credential-of-${userId}` }] };
+    if (on('Query', 'healthRecords', call)) {
+      const [partition = ''] = call.keys;
+      if (call.index) {
+        const kind = partition.endsWith('#M') ? 'weight' : 'meal';
+        return { Items: [{ pk: `${partition}#${kind}`, sk: `${TAKEN_AT}#${RECORD_ID}` }] };
+      }
+      return { Items: [{ pk: partition, sk: RECORD_ID }] };
+    }
+    if (on('Query', 'coaching', call)) {
+      if (call.index) return { Items: (held.clients ?? []).map((clientId) => ({ clientId })) };
+      return { Items: (held.notes ?? []).map(({ pk, sk }) => ({ pk, sk })) };
+    }
+    return undefined;
+  };
+/** Tries `responders` in order: the first answer wins. */
+const firstAnswer =
+  (...responders: DynamoResponder[]): DynamoResponder =>
+  (call, command) => {
+    for (const responder of responders) {
+      const answer = responder(call, command);
+      if (answer !== undefined) return answer;
+    }
+    return undefined;
+  };
 
 const SCENARIOS: Record<string, readonly Scenario[]> = {
   VerifyActivation: [
@@ -424,7 +622,19 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       },
       cognito: (action) =>
         action === 'AdminCreateUser' ? { User: { Attributes: [{ Name: 'sub', Value: USER_ID }] } } : {},
-      expectResult: status(200),
+      expectResult: validActivation,
+    },
+    {
+      name: 'a recovery code of an activated person prepares a registration for their account',
+      event: { body: { email: EMAIL, activationCode: RECOVERY_CODE } },
+      ddb: (call, command) => {
+        if (on('GetItem', 'invitations', call)) return { Item: activatedInvitation };
+        if (on('GetItem', 'authChallenges', call) && call.keys[0] === `recovery#${EMAIL}`)
+          return { Item: recoveryGrant };
+        if (on('GetItem', 'accounts', call) && call.keys[0] === USER_ID) return found(accountItem(), command);
+        return undefined;
+      },
+      expectResult: validActivation,
     },
   ],
   RegisterPasskey: [
@@ -435,47 +645,47 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       },
       ddb: (call) => {
         if (on('GetItem', 'invitations', call)) return { Item: invitation() };
-        if (on('GetItem', 'authChallenges', call)) {
-          return {
-            Item: {
-              pk: call.keys[0],
-              email: EMAIL,
-              challenge: 'challenge-1',
-              cognitoUsername: USERNAME,
-              userId: USER_ID,
-              userHandle: 'handle-1',
-              expiresAt: NOW() + 300,
-            },
-          };
-        }
+        if (on('GetItem', 'authChallenges', call)) return { Item: registrationChallenge('invitation') };
         return undefined;
       },
-      expectResult: status(200),
+      expectResult: signsIn,
+    },
+    {
+      name: "a recovery code's passkey replaces the earlier ones of the account, which is signed out everywhere",
+      event: {
+        body: {
+          email: EMAIL,
+          activationCode: RECOVERY_CODE,
+          cognitoUsername: USERNAME,
+          registrationResponse,
+        },
+      },
+      ddb: (call, command) => {
+        // The person's invitation was activated long ago: no pending invitation has this code.
+        if (on('GetItem', 'invitations', call)) return { Item: activatedInvitation };
+        if (on('GetItem', 'authChallenges', call) && call.keys[0] === `recovery#${EMAIL}`)
+          return { Item: recoveryGrant };
+        if (on('GetItem', 'authChallenges', call) && call.keys[0] === `registration#${EMAIL}`)
+          return { Item: registrationChallenge('recovery') };
+        if (on('GetItem', 'accounts', call) && call.keys[0] === USER_ID) return found(accountItem(), command);
+        return undefined;
+      },
+      expectResult: signsIn,
     },
   ],
   InitiateSignin: [{ name: 'a sign-in session is stored', event: { body: {} }, expectResult: status(200) }],
   VerifyWebauthn: [
     {
-      name: 'a verified assertion spends the session and issues a proof',
+      name: 'a verified assertion of an active account spends the session and issues a proof',
       event: { body: { sessionId: 'session-1', authenticationResponse } },
-      ddb: (call) => {
+      ddb: (call, command) => {
         if (on('DeleteItem', 'authChallenges', call))
           return { Attributes: { sessionId: 'session-1', challenge: 'challenge-1', expiresAt: NOW() + 300 } };
-        if (on('GetItem', 'passkeys', call)) {
-          return {
-            Item: {
-              credentialId: 'credential-1',
-              userId: USER_ID,
-              cognitoUsername: USERNAME,
-              userHandle: 'handle-1',
-              publicKey: new Uint8Array([1, 2, 3]),
-              counter: 0,
-            },
-          };
-        }
+        if (on('GetItem', 'passkeys', call)) return { Item: passkeyItem('credential-1') };
+        if (on('GetItem', 'accounts', call) && call.keys[0] === USER_ID) return found(accountItem(), command);
         return undefined;
       },
-      expectResult: status(200),
+      expectResult: signsIn,
     },
   ],
   GetMe: [
@@ -855,6 +1065,202 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       expectResult: answered(200, 'events', 1),
     },
   ],
+  ListPasskeys: [
+    {
+      name: "the caller's passkeys, read by the credential ids their account lists",
+      event: { method: 'GET', claims: claims('users') },
+      ddb: (call, command) => {
+        if (!on('BatchGetItem', 'passkeys', call)) return undefined;
+        const request = (command as BatchGetCommand).input.RequestItems?.[tableNameOf('passkeys')];
+        return {
+          Responses: {
+            [tableNameOf('passkeys')]: call.keys.map((id) => projected(passkeyItem(id), request ?? {})),
+          },
+        };
+      },
+      expectResult: answered(200, 'passkeys', 2),
+    },
+  ],
+  PasskeyOptions: [
+    {
+      name: "options under the account's user handle, excluding its passkeys; the challenge is stored",
+      event: { claims: claims('users') },
+      expectResult: (result) => {
+        status(200)(result);
+        expect(bodyOf(result).excludeCredentials).toHaveLength(2);
+      },
+    },
+  ],
+  AddPasskey: [
+    {
+      name: 'the challenge, the credential, the account list and the audit event in one transaction',
+      event: { claims: claims('users'), body: { registrationResponse, name: 'Work laptop' } },
+      ddb: (call) => {
+        if (on('GetItem', 'authChallenges', call))
+          return {
+            Item: {
+              pk: call.keys[0],
+              kind: 'passkey',
+              userId: USER_ID,
+              challenge: 'challenge-1',
+              expiresAt: NOW() + 300,
+            },
+          };
+        if (on('GetItem', 'passkeys', call))
+          return { Item: passkeyItem('credential-1', { name: 'Work laptop', createdAt: TAKEN_AT }) };
+        return undefined;
+      },
+      expectResult: (result) => {
+        status(201)(result);
+        expect(bodyOf(result)).toMatchObject({ credentialId: 'credential-1', name: 'Work laptop' });
+      },
+    },
+  ],
+  RenamePasskey: [
+    {
+      name: "the caller's own passkey is renamed, and the rename recorded",
+      event: {
+        method: 'PATCH',
+        claims: claims('users'),
+        pathParameters: { credentialId: PHONE_PASSKEY },
+        body: { name: 'My phone' },
+      },
+      ddb: (call) =>
+        on('UpdateItem', 'passkeys', call)
+          ? { Attributes: passkeyItem(PHONE_PASSKEY, { name: 'My phone' }) }
+          : undefined,
+      expectResult: (result) => {
+        status(200)(result);
+        expect(bodyOf(result)).toMatchObject({ credentialId: PHONE_PASSKEY, name: 'My phone' });
+      },
+    },
+  ],
+  RemovePasskey: [
+    {
+      name: 'one of two passkeys leaves the table and the account list in one transaction',
+      event: { method: 'DELETE', claims: claims('users'), pathParameters: { credentialId: LAPTOP_PASSKEY } },
+      expectResult: status(204),
+    },
+  ],
+  ResetAccess: [
+    {
+      name: 'an admin issues a recovery code for an activated person, recorded first',
+      event: { claims: claims('admins'), pathParameters: clientPath },
+      ddb: accounts(clientAccount()),
+      expectResult: (result) => {
+        status(201)(result);
+        // A code of the activation-code shape, good for 24 hours.
+        const { activationCode, expiresAt } = bodyOf(result);
+        expect(activationCode).toMatch(/^[A-Z0-9]{16}$/);
+        expect(Date.parse(String(expiresAt)) - Date.now()).toBeGreaterThan(23 * 60 * 60 * 1000);
+      },
+    },
+  ],
+  ChangeRoles: [
+    {
+      name: "an admin makes a client a coach: the guarded account change, then the person's groups",
+      event: {
+        method: 'PUT',
+        claims: claims('admins'),
+        pathParameters: clientPath,
+        body: { roles: ['coaches'] },
+      },
+      ddb: accounts(clientAccount()),
+      cognito: (action) => (action === 'AdminListGroupsForUser' ? { Groups: [{ GroupName: 'users' }] } : {}),
+      expectResult: (result) => {
+        status(200)(result);
+        expect(bodyOf(result)).toEqual({ userId: CLIENT_USER_ID, roles: ['coaches'] });
+      },
+    },
+  ],
+  DisableUser: [
+    {
+      name: 'an admin disables a person: the guarded account change, then Cognito disables and signs out',
+      event: { claims: claims('admins'), pathParameters: clientPath },
+      ddb: accounts(clientAccount()),
+      expectResult: (result) => {
+        status(200)(result);
+        expect(bodyOf(result)).toEqual({ userId: CLIENT_USER_ID, status: 'disabled' });
+      },
+    },
+  ],
+  EnableUser: [
+    {
+      name: 'an admin enables a disabled person: the guarded account change, then Cognito enables',
+      event: { claims: claims('admins'), pathParameters: clientPath },
+      ddb: accounts(clientAccount({ status: 'disabled', tokensValidAfter: NOW() - 3600 })),
+      expectResult: (result) => {
+        status(200)(result);
+        expect(bodyOf(result)).toEqual({ userId: CLIENT_USER_ID, status: 'active' });
+      },
+    },
+  ],
+  DeleteUser: [
+    {
+      name: 'an admin erases a coach: disabled first, then everything they hold; their client loses the coach',
+      event: { method: 'DELETE', claims: claims('admins'), pathParameters: { userId: OTHER_COACH_ID } },
+      ddb: firstAnswer(accounts(coachAccount), erasable(OTHER_COACH_ID, { clients: [CLIENT_USER_ID] })),
+      expectResult: status(204),
+    },
+  ],
+  DeleteMe: [
+    {
+      name: 'a client erases their own account, with their records and the notes their coach wrote them',
+      event: { method: 'DELETE', claims: claims('users'), body: { confirmEmail: EMAIL } },
+      ddb: erasable(USER_ID, { notes: [{ ...storedNote, pk: `notes#${USER_ID}`, clientId: USER_ID }] }),
+      expectResult: status(204),
+    },
+    {
+      name: 'an admin who coaches leaves while another admin stays, checked in the same transaction',
+      event: { method: 'DELETE', claims: claims('admins', 'coaches'), body: { confirmEmail: EMAIL } },
+      cognito: (action) =>
+        action === 'ListUsersInGroup'
+          ? {
+              Users: [
+                { Username: USERNAME, Attributes: [{ Name: 'sub', Value: USER_ID }] },
+                { Username: `user-${ADMIN_ID}`, Attributes: [{ Name: 'sub', Value: ADMIN_ID }] },
+              ],
+            }
+          : {},
+      ddb: firstAnswer(
+        accounts(accountItem({ userId: ADMIN_ID, email: 'admin@example.com', roles: ['admins'] })),
+        erasable(USER_ID, { clients: [CLIENT_USER_ID] }),
+      ),
+      expectResult: status(204),
+    },
+  ],
+  ResendInvitation: [
+    {
+      name: 'an expired invitation gets a new code and seven more days',
+      event: { claims: claims('admins'), pathParameters: { email: encodeURIComponent(EMAIL) } },
+      ddb: (call) =>
+        on('UpdateItem', 'invitations', call)
+          ? {
+              Attributes: invitation({
+                activationCode: 'NEWCODE234567890',
+                expiresAt: '2099-01-01T00:00:00.000Z',
+              }),
+            }
+          : undefined,
+      expectResult: (result) => {
+        status(200)(result);
+        expect(bodyOf(result)).toMatchObject({ email: EMAIL, status: 'pending' });
+      },
+    },
+    {
+      name: 'an activated invitation is not resent: read again to tell it from a missing one',
+      event: { claims: claims('admins'), pathParameters: { email: encodeURIComponent(EMAIL) } },
+      ddb: (call) => {
+        if (on('UpdateItem', 'invitations', call))
+          throw new ConditionalCheckFailedException({
+            message: 'The conditional request failed',
+            $metadata: {},
+          });
+        return on('GetItem', 'invitations', call) ? { Item: activatedInvitation } : undefined;
+      },
+      expectResult: status(409),
+    },
+  ],
   DefineAuthChallenge: [
     {
       name: 'the first step is the custom challenge',
@@ -873,13 +1279,24 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
   ],
   VerifyAuthChallengeResponse: [
     {
-      name: "the user's unexpired proof is redeemed",
+      name: "the user's unexpired proof is redeemed, their account active and unchanged since it was issued",
       event: {
         userName: USERNAME,
         request: { userNotFound: false, challengeAnswer: 'p'.repeat(43) },
         response: {},
       },
-      ddb: () => ({ Attributes: { userId: USER_ID, cognitoUsername: USERNAME, expiresAt: NOW() + 60 } }),
+      ddb: (call, command) => {
+        if (on('DeleteItem', 'authChallenges', call))
+          return {
+            Attributes: {
+              userId: USER_ID,
+              cognitoUsername: USERNAME,
+              issuedAt: Date.now() - 1000,
+              expiresAt: NOW() + 60,
+            },
+          };
+        return accounts(accountItem())(call, command);
+      },
       expectResult: (result) => expect(result).toMatchObject({ response: { answerCorrect: true } }),
     },
   ],
@@ -948,6 +1365,14 @@ describe('what each handler does, against the role the stack gives it', () => {
     const calls = recorded.get(id) ?? { dynamo: [], cognito: [] };
     recorded.set(id, calls);
     const own = { dynamo: [] as DynamoCall[], cognito: [] as string[], unknown: [] as string[] };
+    const route = routeOf(id);
+    // An authenticated route's caller has an active account with the roles of their token, which the
+    // session check reads first and the handler may read again.
+    const callerClaims = route && route.auth !== 'public' ? (scenario.event as EventInput).claims : undefined;
+    const callerAccount =
+      callerClaims && accountItem({ roles: rolesOfClaim(callerClaims['cognito:groups']) });
+    const isCallerAccount = (call: DynamoCall) =>
+      callerClaims !== undefined && on('GetItem', 'accounts', call) && call.keys[0] === callerClaims.sub;
     fake.ddb = (command) => {
       let dynamoCalls: DynamoCall[];
       try {
@@ -958,6 +1383,7 @@ describe('what each handler does, against the role the stack gives it', () => {
       }
       own.dynamo.push(...dynamoCalls);
       const [first] = dynamoCalls;
+      if (first && callerAccount && isCallerAccount(first)) return found(callerAccount, command);
       return (first && scenario.ddb?.(first, command)) ?? {};
     };
     fake.cognito = (command) => {
@@ -970,7 +1396,6 @@ describe('what each handler does, against the role the stack gives it', () => {
       handler: (event: unknown) => Promise<unknown>;
     };
     useEnvironmentOf(id);
-    const route = routeOf(id);
     const event = route
       ? {
           ...apiEvent({ method: route.method, resource: route.path, ...(scenario.event as EventInput) }),
@@ -980,6 +1405,14 @@ describe('what each handler does, against the role the stack gives it', () => {
     const result = await module.handler(event);
 
     expect(own.unknown).toEqual([]);
+    if (callerClaims) {
+      // The wrapper's session check ran before the handler: one read of the caller's account.
+      expect(own.dynamo[0], 'the session check').toEqual({
+        action: 'GetItem',
+        table: 'accounts',
+        keys: [callerClaims.sub],
+      });
+    }
     const statements = roleStatements(id);
     for (const call of own.dynamo) {
       const request = {

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, TRIGGERS, type FunctionDefinition } from '../../../lambdas/routes';
 import { TABLE_KEYS, TABLES, type TableDefinition, type TableKey } from '../../../shared/tables';
+import { ERASE_FUNCTIONS, ERASE_PERMISSIONS } from './erase-permissions';
 import {
   actionsOf,
   dataPermissions,
@@ -147,22 +148,27 @@ describe('health records table', () => {
 });
 
 describe('health functions', () => {
+  /** The read of the caller's account every authenticated route makes (lambdas/common/session.ts). */
+  const SESSION_CHECK = 'dynamodb:GetItem accounts';
   /** Reviewed by hand against each handler (the handler-permissions test checks them by running it). */
   const REVIEWED: Record<string, string[]> = {
     // The health writes also keep the client's coaching summary (its own transaction item).
     CreateMeasurement: [
+      SESSION_CHECK,
       'dynamodb:PutItem healthRecords',
       ...lines(KEY_WRITE, 'healthRecords key'),
       'dynamodb:UpdateItem coaching client#*',
       ...lines(KEY_WRITE, 'coaching key'),
     ],
     ListMeasurements: [
+      SESSION_CHECK,
       'dynamodb:Query healthRecords',
       'dynamodb:Query healthRecords/index/byOwner',
       ...lines(KEY_READ, 'healthRecords key'),
     ],
     // A reading outside target leaves its day's counter of the summary.
     DeleteMeasurement: [
+      SESSION_CHECK,
       'dynamodb:DeleteItem healthRecords',
       'dynamodb:GetItem healthRecords',
       ...lines(KEY_WRITE, 'healthRecords key'),
@@ -170,22 +176,26 @@ describe('health functions', () => {
       ...lines(KEY_WRITE, 'coaching key'),
     ],
     CreateLog: [
+      SESSION_CHECK,
       'dynamodb:PutItem healthRecords',
       ...lines(KEY_WRITE, 'healthRecords key'),
       'dynamodb:UpdateItem coaching client#*',
       ...lines(KEY_WRITE, 'coaching key'),
     ],
     ListLogs: [
+      SESSION_CHECK,
       'dynamodb:Query healthRecords',
       'dynamodb:Query healthRecords/index/byOwner',
       ...lines(KEY_READ, 'healthRecords key'),
     ],
     DeleteLog: [
+      SESSION_CHECK,
       'dynamodb:DeleteItem healthRecords',
       'dynamodb:GetItem healthRecords',
       ...lines(KEY_WRITE, 'healthRecords key'),
     ],
     ExportMe: [
+      SESSION_CHECK,
       'dynamodb:GetItem profiles',
       'dynamodb:Query healthRecords/index/byOwner',
       ...lines(KEY_READ, 'healthRecords key'),
@@ -193,6 +203,7 @@ describe('health functions', () => {
     // A coach reads a client's records as the client does, once the client's state names the coach,
     // and only after the read is in the audit log (coaching-audit-stack.test.ts).
     ListClientMeasurements: [
+      SESSION_CHECK,
       'dynamodb:Query healthRecords',
       'dynamodb:Query healthRecords/index/byOwner',
       ...lines(KEY_READ, 'healthRecords key'),
@@ -201,6 +212,7 @@ describe('health functions', () => {
       'dynamodb:PutItem auditEvents',
     ],
     ListClientLogs: [
+      SESSION_CHECK,
       'dynamodb:Query healthRecords',
       'dynamodb:Query healthRecords/index/byOwner',
       ...lines(KEY_READ, 'healthRecords key'),
@@ -208,6 +220,8 @@ describe('health functions', () => {
       ...lines(KEY_READ, 'coaching key'),
       'dynamodb:PutItem auditEvents',
     ],
+    // Erasing a person deletes every record of theirs (erase-permissions.ts).
+    ...Object.fromEntries(ERASE_FUNCTIONS.map((id) => [id, [...ERASE_PERMISSIONS]])),
   };
   const HEALTH_FUNCTIONS = Object.keys(REVIEWED);
 

@@ -23,6 +23,8 @@ import {
 } from './platform-template';
 
 const ALL_FUNCTIONS: readonly FunctionDefinition[] = [...ROUTES, ...Object.values(TRIGGERS)];
+/** Someone's id, as the handlers build keys from it. */
+const SOMEONE = '5a7e2c1d-8b3f-4c6a-9d2e-1f0b3a4c5d6e';
 const PUBLIC_ROUTES = ROUTES.filter((route) => route.auth === 'public');
 const PROTECTED_ROUTES = ROUTES.filter((route) => route.auth !== 'public');
 
@@ -375,24 +377,31 @@ describe('least-privilege IAM', () => {
       })
       .sort();
   };
-  /** The same lines, as the manifest entry says they should be. */
+  /**
+   * The same lines, as the manifest entry says they should be: once each, as IAM reads them (a route's
+   * own GetItem on accounts is the session check's too).
+   */
   const manifestPermissions = (definition: FunctionDefinition): string[] =>
-    (Object.entries(definition.tables) as [TableKey, FunctionDefinition['tables'][TableKey]][])
-      .flatMap(([key, access]) =>
-        (access ?? []).flatMap((grant) => {
-          const indexes = grant.actions.some((action) => action === 'Query' || action === 'Scan')
-            ? ((TABLES[key] as TableDefinition).globalSecondaryIndexes ?? []).map(
-                (index) => `${key}/index/${index.indexName}`,
-              )
-            : [];
-          // An index-only grant reads that index and nothing of the table's own items.
-          const resources = grant.index === undefined ? [key, ...indexes] : [`${key}/index/${grant.index}`];
-          return grant.actions.flatMap((action) =>
-            resources.map((resource) => permission(`dynamodb:${action}`, resource, grant.keys)),
-          );
-        }),
-      )
-      .sort();
+    [
+      ...new Set(
+        (Object.entries(definition.tables) as [TableKey, FunctionDefinition['tables'][TableKey]][]).flatMap(
+          ([key, access]) =>
+            (access ?? []).flatMap((grant) => {
+              const indexes = grant.actions.some((action) => action === 'Query' || action === 'Scan')
+                ? ((TABLES[key] as TableDefinition).globalSecondaryIndexes ?? []).map(
+                    (index) => `${key}/index/${index.indexName}`,
+                  )
+                : [];
+              // An index-only grant reads that index and nothing of the table's own items.
+              const resources =
+                grant.index === undefined ? [key, ...indexes] : [`${key}/index/${grant.index}`];
+              return grant.actions.flatMap((action) =>
+                resources.map((resource) => permission(`dynamodb:${action}`, resource, grant.keys)),
+              );
+            }),
+        ),
+      ),
+    ].sort();
   const tableArn = (synth: Synthesized, key: TableKey) => `\${${tableLogicalId(synth, key)}.Arn}`;
 
   it('has no Allow statement with a wildcard action anywhere in the template', () => {
@@ -423,20 +432,40 @@ describe('least-privilege IAM', () => {
   );
 
   it('limits each function to the auth-challenge items it uses, by key prefix (as reviewed)', () => {
-    // Items: registration#<email>, session#<id>, proof#<sha256 hex> (lambdas/common/repositories/auth-challenges.ts).
+    // Items: registration#<email>, recovery#<email>, passkey#<userId>, session#<id>, proof#<sha256 hex>
+    // (lambdas/common/repositories/auth-challenges.ts).
+    const ERASE = ['dynamodb:DeleteItem authChallenges passkey#* | recovery#* | registration#*'];
     const reviewed: Record<string, string[]> = {
       InitiateSignin: ['dynamodb:PutItem authChallenges session#*'],
       VerifyWebauthn: [
         'dynamodb:DeleteItem authChallenges session#*',
         'dynamodb:PutItem authChallenges proof#*',
       ],
-      VerifyActivation: ['dynamodb:PutItem authChallenges registration#*'],
+      // An invitation's registration challenge, or first the recovery code that opens one.
+      VerifyActivation: [
+        'dynamodb:GetItem authChallenges recovery#*',
+        'dynamodb:PutItem authChallenges registration#*',
+      ],
+      // The challenge read and spent; a recovery's code read and spent in the same transaction.
       RegisterPasskey: [
+        'dynamodb:DeleteItem authChallenges recovery#*',
         'dynamodb:DeleteItem authChallenges registration#*',
+        'dynamodb:GetItem authChallenges recovery#*',
         'dynamodb:GetItem authChallenges registration#*',
         'dynamodb:PutItem authChallenges proof#*',
       ],
       VerifyAuthChallengeResponse: ['dynamodb:DeleteItem authChallenges proof#*'],
+      // A signed-in person's challenge for another passkey: stored, then read and spent.
+      PasskeyOptions: ['dynamodb:PutItem authChallenges passkey#*'],
+      AddPasskey: [
+        'dynamodb:DeleteItem authChallenges passkey#*',
+        'dynamodb:GetItem authChallenges passkey#*',
+      ],
+      // An admin's recovery code, replacing any earlier one.
+      ResetAccess: ['dynamodb:PutItem authChallenges recovery#*'],
+      // Whatever is pending for the erased person, and never a session or a proof.
+      DeleteUser: ERASE,
+      DeleteMe: ERASE,
     };
     for (const definition of ALL_FUNCTIONS) {
       const onChallenges = dynamoPermissions(prod, definition.id).filter((line) =>
@@ -488,7 +517,117 @@ describe('least-privilege IAM', () => {
       dynamoPermissions(prod, definition.id).some((line) => line.startsWith('dynamodb:Scan ')),
     );
     expect(scanners.map((definition) => definition.id)).toEqual(['ListInvitations']);
-    expect(dynamoPermissions(prod, 'ListInvitations')).toEqual(['dynamodb:Scan invitations']);
+    // Besides the session check's read of the caller's account.
+    expect(dynamoPermissions(prod, 'ListInvitations')).toEqual([
+      'dynamodb:GetItem accounts',
+      'dynamodb:Scan invitations',
+    ]);
+  });
+
+  it('lets every authenticated route read accounts for its session check, and no public route but the three that need an account', () => {
+    const read = { action: 'dynamodb:GetItem', resource: tableArn(prod, 'accounts'), leadingKeys: [SOMEONE] };
+    for (const route of PROTECTED_ROUTES) {
+      expect(route.tables.accounts?.[0], route.id).toEqual({ actions: ['GetItem'] });
+      for (const synth of [prod, dev]) {
+        expect(isAllowed(statementsOfRole(synth.template, roleOf(synth, route.id)), read), route.id).toBe(
+          true,
+        );
+      }
+    }
+    const onAccounts = (id: string) =>
+      dynamoPermissions(prod, id).filter((line) => /^\S+ accounts(\/| |$)/.test(line));
+    const unauthenticated = [...PUBLIC_ROUTES, ...Object.values(TRIGGERS)];
+    expect(
+      Object.fromEntries(
+        unauthenticated
+          .map((fn): [string, string[]] => [fn.id, onAccounts(fn.id)])
+          .filter(([, lines]) => lines.length > 0),
+      ),
+    ).toEqual({
+      // The account a recovery code is for.
+      VerifyActivation: ['dynamodb:GetItem accounts'],
+      // Created at activation; read and updated by a recovery.
+      RegisterPasskey: [
+        'dynamodb:GetItem accounts',
+        'dynamodb:PutItem accounts',
+        'dynamodb:UpdateItem accounts',
+      ],
+      // A disabled person gets no proof.
+      VerifyWebauthn: ['dynamodb:GetItem accounts'],
+      // A proof issued before the account changed opens no session.
+      VerifyAuthChallengeResponse: ['dynamodb:GetItem accounts'],
+    });
+  });
+
+  it('lets only activation, passkey management and the admin actions change an account, and only the erase remove one', () => {
+    const resource = tableArn(prod, 'accounts');
+    const allowed = (action: string) =>
+      ALL_FUNCTIONS.filter((definition) =>
+        isAllowed(statementsOfRole(prod.template, roleOf(prod, definition.id)), {
+          action,
+          resource,
+          leadingKeys: [SOMEONE],
+        }),
+      )
+        .map((definition) => definition.id)
+        .sort();
+    expect(allowed('dynamodb:PutItem')).toEqual(['RegisterPasskey']);
+    expect(allowed('dynamodb:UpdateItem')).toEqual([
+      'AddPasskey',
+      'ChangeRoles',
+      'DeleteMe',
+      'DeleteUser',
+      'DisableUser',
+      'EnableUser',
+      'RegisterPasskey',
+      'RemovePasskey',
+    ]);
+    // The guarded transactions check that the acting admin (or, for the last admin leaving, another
+    // admin) is still an active admin when the change commits (lambdas/common/account-admin.ts).
+    expect(allowed('dynamodb:ConditionCheckItem')).toEqual([
+      'ChangeRoles',
+      'DeleteMe',
+      'DeleteUser',
+      'DisableUser',
+      'EnableUser',
+    ]);
+    // Only the erase removes an account, one item by key: no function may batch-write (so put) one.
+    expect(allowed('dynamodb:DeleteItem')).toEqual(['DeleteMe', 'DeleteUser']);
+    for (const action of [
+      'dynamodb:BatchWriteItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:Query',
+      'dynamodb:Scan',
+    ]) {
+      expect(allowed(action), action).toEqual([]);
+    }
+  });
+
+  it('lets only registration and passkey management add, rename or remove a passkey, and the sign-in move its counter', () => {
+    const resource = tableArn(prod, 'passkeys');
+    const allowed = (action: string) =>
+      ALL_FUNCTIONS.filter((definition) =>
+        isAllowed(statementsOfRole(prod.template, roleOf(prod, definition.id)), { action, resource }),
+      )
+        .map((definition) => definition.id)
+        .sort();
+    expect(allowed('dynamodb:PutItem')).toEqual(['AddPasskey', 'RegisterPasskey']);
+    expect(allowed('dynamodb:UpdateItem')).toEqual(['RenamePasskey', 'VerifyWebauthn']);
+    expect(allowed('dynamodb:DeleteItem')).toEqual(['DeleteMe', 'DeleteUser', 'RegisterPasskey', 'RemovePasskey']);
+    // Nobody batch-writes a passkey (a batch could put one).
+    expect(allowed('dynamodb:BatchWriteItem')).toEqual([]);
+    expect(allowed('dynamodb:BatchGetItem')).toEqual(['ListPasskeys']);
+    expect(allowed('dynamodb:GetItem')).toEqual(['AddPasskey', 'VerifyWebauthn']);
+    // A person's passkeys are found by their account's list; byUser only by the erase.
+    expect(allowed('dynamodb:Query')).toEqual([]);
+    const byUser = { action: 'dynamodb:Query', resource: `${resource}/index/byUser` };
+    expect(
+      ALL_FUNCTIONS.filter((definition) =>
+        isAllowed(statementsOfRole(prod.template, roleOf(prod, definition.id)), byUser),
+      )
+        .map((definition) => definition.id)
+        .sort(),
+    ).toEqual(['DeleteMe', 'DeleteUser']);
   });
 
   it.each(ALL_FUNCTIONS)('$id may call exactly its Cognito actions, on this pool only', (definition) => {
@@ -628,14 +767,23 @@ describe('REST API', () => {
   });
 
   it('allows in each preflight exactly the methods the manifest declares for that path', () => {
-    const preflight = findMethod(prod.template, 'OPTIONS', '/v1/users/me')!;
-    const [response] = (preflight.Properties.Integration as { IntegrationResponses: Record<string, Json>[] })
-      .IntegrationResponses;
-    expect(
-      (response!.ResponseParameters as Record<string, Json>)[
+    const allowedMethods = (path: string) => {
+      const preflight = findMethod(prod.template, 'OPTIONS', path)!;
+      const [response] = (
+        preflight.Properties.Integration as { IntegrationResponses: Record<string, Json>[] }
+      ).IntegrationResponses;
+      return (response!.ResponseParameters as Record<string, Json>)[
         'method.response.header.Access-Control-Allow-Methods'
-      ],
-    ).toBe("'GET,PUT'");
+      ];
+    };
+    expect(allowedMethods('/v1/users/me')).toBe("'GET,PUT,DELETE'");
+    // The rename is a PATCH: a browser sends it only if the preflight names it.
+    expect(allowedMethods('/v1/users/me/passkeys/{credentialId}')).toBe("'PATCH,DELETE'");
+    expect(allowedMethods('/v1/users/me/passkeys')).toBe("'GET,POST'");
+    for (const path of new Set(ROUTES.map((route) => route.path))) {
+      const declared = ROUTES.filter((route) => route.path === path).map((route) => route.method);
+      expect(allowedMethods(path), path).toBe(`'${declared.join(',')}'`);
+    }
   });
 
   it("adds the app origin to API Gateway's own error responses and to each handler's environment", () => {

@@ -1,0 +1,51 @@
+/**
+ * The DynamoDB and KMS permissions of the two functions that erase a person, DeleteUser and DeleteMe
+ * (SPEC-2 sections 3.3 and 3.4), reviewed by hand against `lambdas/common/erase-account.ts`,
+ * `lambdas/common/account-admin.ts` and the two handlers, as `dataPermissions` writes them. The
+ * health-records and coaching tests pin them; handler-permissions.test.ts runs the erase against them.
+ */
+import { KEY_WRITE, permissionLines as lines } from './platform-template';
+
+export const ERASE_FUNCTIONS = ['DeleteUser', 'DeleteMe'] as const;
+
+export const ERASE_PERMISSIONS: readonly string[] = [
+  // The account: read (the session check, the person), disabled in a guarded transaction that
+  // checks another account is still an active admin (the acting admin, or the one who stays when an
+  // admin leaves), and deleted last. Single items are deleted with DeleteItem, never a batch write,
+  // which could also put items (a passkey, a recovery code, an account's roles).
+  'dynamodb:GetItem accounts',
+  'dynamodb:UpdateItem accounts',
+  'dynamodb:ConditionCheckItem accounts',
+  'dynamodb:DeleteItem accounts',
+  // Passkeys: those the account lists and those byUser finds, deleted one by one.
+  'dynamodb:Query passkeys/index/byUser',
+  'dynamodb:DeleteItem passkeys',
+  // Health records: measurements and logs through byOwner, the references in the person's own
+  // partition of the table, deleted in batches.
+  'dynamodb:Query healthRecords',
+  'dynamodb:Query healthRecords/index/byOwner',
+  'dynamodb:BatchWriteItem healthRecords',
+  ...lines(KEY_WRITE, 'healthRecords key'),
+  // Coaching: the notes to the person and their own state, deleted in one batch (so one statement
+  // must allow both prefixes: every leading key of a batch must match the same statement); the
+  // clients they coach through byCoach, each unassigned in a transaction.
+  'dynamodb:Query coaching notes#*',
+  'dynamodb:Query coaching/index/byCoach notes#*',
+  'dynamodb:BatchWriteItem coaching client#* | notes#*',
+  'dynamodb:UpdateItem coaching client#*',
+  'dynamodb:Query coaching/index/byCoach',
+  ...lines(KEY_WRITE, 'coaching key'),
+  // What is pending for the person (never a sign-in session or a proof).
+  'dynamodb:DeleteItem authChallenges passkey#* | recovery#* | registration#*',
+  'dynamodb:DeleteItem invitations',
+  'dynamodb:DeleteItem profiles',
+  // The erase's events (the deletion, each unassigned client); the log itself stays.
+  'dynamodb:PutItem auditEvents',
+];
+
+/** The lines of `ERASE_PERMISSIONS` on one table (and its indexes) or its key. */
+export const erasePermissionsOn = (table: string): string[] =>
+  ERASE_PERMISSIONS.filter((line) => {
+    const resource = line.split(' ')[1] ?? '';
+    return resource === table || resource.startsWith(`${table}/index/`);
+  });
