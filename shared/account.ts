@@ -91,13 +91,11 @@ export type AddPasskeyRequest = z.infer<typeof addPasskeyRequestSchema>;
 export const renamePasskeyRequestSchema = z.strictObject({ name: passkeyNameSchema });
 
 export const changeRolesRequestSchema = z.strictObject({
-  roles: z
-    .array(roleGroupSchema)
-    .check(
-      z.minLength(1, { error: VALIDATION.invalidRole }),
-      z.maxLength(ROLE_GROUPS.length, { error: VALIDATION.invalidRole }),
-      z.refine((roles) => new Set(roles).size === roles.length, { error: VALIDATION.invalidRole }),
-    ),
+  roles: z.array(roleGroupSchema).check(
+    z.minLength(1, { error: VALIDATION.invalidRole }),
+    z.maxLength(ROLE_GROUPS.length, { error: VALIDATION.invalidRole }),
+    z.refine((roles) => new Set(roles).size === roles.length, { error: VALIDATION.invalidRole }),
+  ),
 });
 export type ChangeRolesRequest = z.infer<typeof changeRolesRequestSchema>;
 

@@ -35,3 +35,9 @@ export const rolesFromClaim = (claim: unknown): Role[] =>
   roleGroupsFromClaim(claim).map((g) => GROUP_TO_ROLE[g]);
 
 export const roleOfGroup = (group: RoleGroup): Role => GROUP_TO_ROLE[group];
+
+/** Role groups in one order (admins, coaches, users), so two lists with the same roles compare equal. */
+export const canonicalRoles = (roles: Iterable<string>): RoleGroup[] => {
+  const present = new Set(roles);
+  return ROLE_GROUPS.filter((role) => present.has(role));
+};

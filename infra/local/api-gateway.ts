@@ -56,10 +56,10 @@ export const claimsAsApiGatewayDelivers = (payload: JwtPayload): Record<string, 
       (key === 'exp' || key === 'iat') && typeof value === 'number'
         ? asAuthorizerDate(value)
         : Array.isArray(value)
-        ? `[${value.map(String).join(' ')}]`
-        : typeof value === 'string'
-          ? value
-          : JSON.stringify(value),
+          ? `[${value.map(String).join(' ')}]`
+          : typeof value === 'string'
+            ? value
+            : JSON.stringify(value),
     ]),
   );
 

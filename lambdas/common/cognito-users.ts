@@ -87,7 +87,10 @@ export const setUserGroups = async (username: string, groups: readonly string[])
     new AdminListGroupsForUserCommand({ UserPoolId: userPoolId(), Username: username }),
   );
   const has = new Set((current.Groups ?? []).flatMap((group) => group.GroupName ?? []));
-  await addUserToGroups(username, groups.filter((group) => !has.has(group)));
+  await addUserToGroups(
+    username,
+    groups.filter((group) => !has.has(group)),
+  );
   for (const group of [...has].filter((name) => !groups.includes(name))) {
     await cognito.send(
       new AdminRemoveUserFromGroupCommand({ UserPoolId: userPoolId(), Username: username, GroupName: group }),

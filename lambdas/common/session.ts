@@ -6,7 +6,8 @@
  * One consistent GetItem per request, never cached: a disable, delete, reset or role change is seen
  * by the very next request, in every Lambda at once.
  */
-import { ROLE_GROUPS, type RoleGroup } from '../../shared/constants';
+import type { RoleGroup } from '../../shared/constants';
+import { canonicalRoles } from '../../shared/roles';
 import { getAccountGate } from './repositories/accounts';
 
 export interface SessionClaims {
@@ -15,12 +16,6 @@ export interface SessionClaims {
   /** Epoch seconds of the sign-in the token descends from. */
   readonly authTime: number;
 }
-
-/** Roles in one order, so that two lists with the same roles compare equal. */
-export const canonicalRoles = (roles: Iterable<string>): RoleGroup[] => {
-  const present = new Set(roles);
-  return ROLE_GROUPS.filter((role) => present.has(role));
-};
 
 const sameRoles = (a: Iterable<string>, b: Iterable<string>): boolean =>
   canonicalRoles(a).join(',') === canonicalRoles(b).join(',');

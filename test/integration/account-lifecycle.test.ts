@@ -43,7 +43,10 @@ afterEach(() => {
 });
 
 const api = <T = Record<string, unknown>>(method: string, path: string, idToken?: string, json?: unknown) =>
-  world.http.request<T>(method, path, { ...(idToken && { token: idToken }), ...(json !== undefined && { json }) });
+  world.http.request<T>(method, path, {
+    ...(idToken && { token: idToken }),
+    ...(json !== undefined && { json }),
+  });
 
 const passkeysOf = async (idToken: string) =>
   (await api<{ passkeys: Passkey[] }>('GET', '/v1/users/me/passkeys', idToken)).body.passkeys;
@@ -74,7 +77,9 @@ const traces = async (person: { userId: string; email: string }) => {
   const found: string[] = [];
   for (const table of TABLE_KEYS.filter((key) => key !== 'auditEvents')) {
     for (const item of await world.scan(table)) {
-      const text = JSON.stringify(item, (_key, value: unknown) => (value instanceof Set ? [...value] : value));
+      const text = JSON.stringify(item, (_key, value: unknown) =>
+        value instanceof Set ? [...value] : value,
+      );
       if (text.includes(person.userId) || text.includes(person.email)) found.push(`${table}: ${text}`);
     }
   }
@@ -139,7 +144,10 @@ describe('passkeys (SPEC-2 section 3.1)', () => {
     expect(options.excludeCredentials?.map((c) => c.id)).toEqual([before[0]?.credentialId]);
     expect(answer.status).toBe(201);
     // Named after the authenticator's AAGUID from the maintained list.
-    expect(answer.body).toMatchObject({ name: 'iCloud Keychain (Managed)', providerName: 'iCloud Keychain (Managed)' });
+    expect(answer.body).toMatchObject({
+      name: 'iCloud Keychain (Managed)',
+      providerName: 'iCloud Keychain (Managed)',
+    });
 
     const viaNew = await signInAs(device);
     const viaOld = await fresh(client);
@@ -163,7 +171,10 @@ describe('passkeys (SPEC-2 section 3.1)', () => {
     const renamed = await api<Passkey>('PATCH', `/v1/users/me/passkeys/${first.credentialId}`, idToken, {
       name: '  Work laptop  ',
     });
-    expect(renamed).toMatchObject({ status: 200, body: { name: 'Work laptop', credentialId: first.credentialId } });
+    expect(renamed).toMatchObject({
+      status: 200,
+      body: { name: 'Work laptop', credentialId: first.credentialId },
+    });
     for (const name of ['', '   ', 'x'.repeat(65)]) {
       const refused = await api('PATCH', `/v1/users/me/passkeys/${first.credentialId}`, idToken, { name });
       expect(refused).toMatchObject({ status: 400, body: { message: ACCOUNT_MESSAGES.passkeyName } });
@@ -177,7 +188,9 @@ describe('passkeys (SPEC-2 section 3.1)', () => {
     expect(await api('DELETE', `/v1/users/me/passkeys/${first.credentialId}`, other.idToken)).toMatchObject({
       status: 404,
     });
-    expect((await passkeysOf(idToken)).find((p) => p.credentialId === first.credentialId)?.name).toBe('Work laptop');
+    expect((await passkeysOf(idToken)).find((p) => p.credentialId === first.credentialId)?.name).toBe(
+      'Work laptop',
+    );
 
     // Two removals at once: one passkey must remain.
     const [a, b] = await Promise.all([
@@ -208,7 +221,9 @@ describe('passkeys (SPEC-2 section 3.1)', () => {
     expect(await api('POST', '/v1/users/me/passkeys', idToken, { registrationResponse: {} })).toMatchObject({
       status: 400,
     });
-    expect(await api('DELETE', `/v1/users/me/passkeys/${passkey?.credentialId}`, idToken)).toMatchObject(reauth);
+    expect(await api('DELETE', `/v1/users/me/passkeys/${passkey?.credentialId}`, idToken)).toMatchObject(
+      reauth,
+    );
     expect((await api('GET', '/v1/users/me/passkeys', idToken)).status).toBe(200);
   });
 
@@ -221,7 +236,9 @@ describe('passkeys (SPEC-2 section 3.1)', () => {
       idToken,
     );
     const forged = device.createCredential(options.body, { challenge: 'bm90LXRoZS1jaGFsbGVuZ2U' });
-    expect(await api('POST', '/v1/users/me/passkeys', idToken, { registrationResponse: forged })).toMatchObject({
+    expect(
+      await api('POST', '/v1/users/me/passkeys', idToken, { registrationResponse: forged }),
+    ).toMatchObject({
       status: 400,
       body: { message: API_MESSAGES.registrationFailed },
     });
@@ -289,7 +306,10 @@ describe('recovery (SPEC-2 section 3.2)', () => {
       undefined,
       { email: person.email, activationCode: issued.body.activationCode },
     );
-    const devices = [new SoftwareAuthenticator(world.stack.origin), new SoftwareAuthenticator(world.stack.origin)];
+    const devices = [
+      new SoftwareAuthenticator(world.stack.origin),
+      new SoftwareAuthenticator(world.stack.origin),
+    ];
     const answers = await Promise.all(
       devices.map((device) =>
         api('POST', '/v1/auth/register-passkey', undefined, {
@@ -345,7 +365,9 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     );
     expect(users.body.users.find((user) => user.userId === person.userId)?.status).toBe('disabled');
 
-    expect((await api('POST', `/internal/v1/admin/users/${person.userId}/enable`, token.admin)).status).toBe(200);
+    expect((await api('POST', `/internal/v1/admin/users/${person.userId}/enable`, token.admin)).status).toBe(
+      200,
+    );
     const after = await fresh(person);
     expect((await api('GET', '/v1/users/me', after.idToken)).status).toBe(200);
     // A token from before the disable stays refused.
@@ -357,12 +379,36 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
   it('answers the section 3.3 refusals with their status and message, and changes nothing', async () => {
     const self = world.admin.userId;
     const refusals: [string, string, unknown, number, string][] = [
-      ['PUT', `/internal/v1/admin/users/${self}/roles`, { roles: ['users'] }, 409, ACCOUNT_MESSAGES.ownAdminRole],
+      [
+        'PUT',
+        `/internal/v1/admin/users/${self}/roles`,
+        { roles: ['users'] },
+        409,
+        ACCOUNT_MESSAGES.ownAdminRole,
+      ],
       ['POST', `/internal/v1/admin/users/${self}/disable`, undefined, 409, ACCOUNT_MESSAGES.selfDisable],
       ['DELETE', `/internal/v1/admin/users/${self}`, undefined, 409, ACCOUNT_MESSAGES.selfDelete],
-      ['PUT', `/internal/v1/admin/users/${self}/roles`, { roles: [] }, 400, 'Role must be one of admins, coaches, users'],
-      ['PUT', `/internal/v1/admin/users/${self}/roles`, { roles: ['owners'] }, 400, 'Role must be one of admins, coaches, users'],
-      ['PUT', `/internal/v1/admin/users/${self}/roles`, { roles: ['users', 'users'] }, 400, 'Role must be one of admins, coaches, users'],
+      [
+        'PUT',
+        `/internal/v1/admin/users/${self}/roles`,
+        { roles: [] },
+        400,
+        'Role must be one of admins, coaches, users',
+      ],
+      [
+        'PUT',
+        `/internal/v1/admin/users/${self}/roles`,
+        { roles: ['owners'] },
+        400,
+        'Role must be one of admins, coaches, users',
+      ],
+      [
+        'PUT',
+        `/internal/v1/admin/users/${self}/roles`,
+        { roles: ['users', 'users'] },
+        400,
+        'Role must be one of admins, coaches, users',
+      ],
       [
         'POST',
         '/internal/v1/admin/users/00000000-0000-4000-8000-000000000000/disable',
@@ -384,7 +430,8 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     // Nobody but an admin may act.
     const client = await fresh(world.people.client);
     expect(
-      (await api('POST', `/internal/v1/admin/users/${world.people.leaver.userId}/disable`, client.idToken)).status,
+      (await api('POST', `/internal/v1/admin/users/${world.people.leaver.userId}/disable`, client.idToken))
+        .status,
     ).toBe(403);
   });
 
@@ -409,8 +456,11 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
   it('lets only one of two admins demoting each other at once succeed: never zero admins', async () => {
     const deputy = world.people.deputy;
     expect(
-      (await api('PUT', `/internal/v1/admin/users/${deputy.userId}/roles`, token.admin, { roles: ['admins'] }))
-        .status,
+      (
+        await api('PUT', `/internal/v1/admin/users/${deputy.userId}/roles`, token.admin, {
+          roles: ['admins'],
+        })
+      ).status,
     ).toBe(200);
     const deputyToken = (await fresh(deputy)).idToken;
     const [mine, theirs] = await Promise.all([
@@ -452,12 +502,16 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
       ).status,
     ).toBe(201);
     expect(
-      (await api('PUT', `/internal/v1/admin/users/${leaver.userId}/coach`, token.admin, { coachId: coach.userId }))
-        .status,
+      (
+        await api('PUT', `/internal/v1/admin/users/${leaver.userId}/coach`, token.admin, {
+          coachId: coach.userId,
+        })
+      ).status,
     ).toBe(200);
     const coachToken = (await fresh(coach)).idToken;
     expect(
-      (await api('POST', `/v1/coach/clients/${leaver.userId}/notes`, coachToken, { text: 'Good week' })).status,
+      (await api('POST', `/v1/coach/clients/${leaver.userId}/notes`, coachToken, { text: 'Good week' }))
+        .status,
     ).toBe(201);
     expect(await traces(leaver)).not.toEqual([]);
 
@@ -476,13 +530,20 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
   });
 
   it("unassigns a deleted coach's clients, who keep their records", async () => {
-    const invite = await api<{ activationCode: string }>('POST', '/internal/v1/admin/invitations', token.admin, {
-      email: 'coach2@example.com',
-      roles: ['coaches'],
-    });
+    const invite = await api<{ activationCode: string }>(
+      'POST',
+      '/internal/v1/admin/invitations',
+      token.admin,
+      {
+        email: 'coach2@example.com',
+        roles: ['coaches'],
+      },
+    );
     const coach2 = await world.http.activate('coach2@example.com', invite.body.activationCode);
     const client = world.people.client;
-    await api('PUT', `/internal/v1/admin/users/${client.userId}/coach`, token.admin, { coachId: coach2.userId });
+    await api('PUT', `/internal/v1/admin/users/${client.userId}/coach`, token.admin, {
+      coachId: coach2.userId,
+    });
     expect((await api('DELETE', `/internal/v1/admin/users/${coach2.userId}`, token.admin)).status).toBe(204);
     const clientToken = (await fresh(client)).idToken;
     const mine = await api<{ coach: unknown }>('GET', '/v1/users/me/coach', clientToken);
@@ -491,9 +552,14 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
   });
 
   it('fails a sign-in that was under way when the person was deleted', async () => {
-    const invite = await api<{ activationCode: string }>('POST', '/internal/v1/admin/invitations', token.admin, {
-      email: 'midway@example.com',
-    });
+    const invite = await api<{ activationCode: string }>(
+      'POST',
+      '/internal/v1/admin/invitations',
+      token.admin,
+      {
+        email: 'midway@example.com',
+      },
+    );
     const person = await world.http.activate('midway@example.com', invite.body.activationCode);
     const pending = await world.http.prepareSignIn(person.authenticator);
     expect((await api('DELETE', `/internal/v1/admin/users/${person.userId}`, token.admin)).status).toBe(204);
@@ -508,9 +574,9 @@ describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
   const check = (email: string, activationCode: string) =>
     api('POST', '/v1/auth/verify-activation', undefined, { email, activationCode });
   const listed = async (email: string) =>
-    (await api<{ invitations: Invitation[] }>('GET', '/internal/v1/admin/invitations', token.admin)).body.invitations?.find(
-      (invitation) => invitation.email === email,
-    );
+    (
+      await api<{ invitations: Invitation[] }>('GET', '/internal/v1/admin/invitations', token.admin)
+    ).body.invitations?.find((invitation) => invitation.email === email);
 
   it('expires an invitation after 7 days, and a resend gives a new code that works while the old one does not', async () => {
     const created = await invite('late@example.com');
@@ -521,7 +587,11 @@ describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
     expect((await check('late@example.com', created.body.activationCode)).body).toEqual({ valid: false });
     expect((await listed('late@example.com'))?.status).toBe('expired');
 
-    const resent = await api<Invitation>('POST', '/internal/v1/admin/invitations/late%40example.com/resend', token.admin);
+    const resent = await api<Invitation>(
+      'POST',
+      '/internal/v1/admin/invitations/late%40example.com/resend',
+      token.admin,
+    );
     expect(resent).toMatchObject({ status: 200, body: { status: 'pending', email: 'late@example.com' } });
     expect(resent.body.activationCode).not.toBe(created.body.activationCode);
     expect((await check('late@example.com', created.body.activationCode)).body).toEqual({ valid: false });
@@ -538,7 +608,11 @@ describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
       undefined,
       { email: 'switch@example.com', activationCode: created.body.activationCode },
     );
-    const resent = await api<Invitation>('POST', '/internal/v1/admin/invitations/switch%40example.com/resend', token.admin);
+    const resent = await api<Invitation>(
+      'POST',
+      '/internal/v1/admin/invitations/switch%40example.com/resend',
+      token.admin,
+    );
     const device = new SoftwareAuthenticator(world.stack.origin);
     const late = await api('POST', '/v1/auth/register-passkey', undefined, {
       email: 'switch@example.com',
@@ -554,9 +628,15 @@ describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
 
   it('refuses to resend an activated invitation (409) or one that does not exist (404)', async () => {
     expect(
-      await api('POST', `/internal/v1/admin/invitations/${encodeURIComponent(world.people.client.email)}/resend`, token.admin),
+      await api(
+        'POST',
+        `/internal/v1/admin/invitations/${encodeURIComponent(world.people.client.email)}/resend`,
+        token.admin,
+      ),
     ).toMatchObject({ status: 409, body: { message: ACCOUNT_MESSAGES.notResendable } });
-    expect(await api('POST', '/internal/v1/admin/invitations/nobody%40example.com/resend', token.admin)).toMatchObject({
+    expect(
+      await api('POST', '/internal/v1/admin/invitations/nobody%40example.com/resend', token.admin),
+    ).toMatchObject({
       status: 404,
       body: { message: API_MESSAGES.invitationNotFound },
     });
@@ -565,9 +645,14 @@ describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
 
 describe("the person's own rights (SPEC-2 section 3.4)", () => {
   it('deletes my account only with my email typed, erasing it as the admin delete does', async () => {
-    const invite = await api<{ activationCode: string }>('POST', '/internal/v1/admin/invitations', token.admin, {
-      email: 'quitter@example.com',
-    });
+    const invite = await api<{ activationCode: string }>(
+      'POST',
+      '/internal/v1/admin/invitations',
+      token.admin,
+      {
+        email: 'quitter@example.com',
+      },
+    );
     const person = await world.http.activate('quitter@example.com', invite.body.activationCode);
     const idToken = person.idToken ?? '';
     expect(
@@ -579,12 +664,16 @@ describe("the person's own rights (SPEC-2 section 3.4)", () => {
         })
       ).status,
     ).toBe(201);
-    expect(await api('DELETE', '/v1/users/me', idToken, { confirmEmail: 'someone@example.com' })).toMatchObject({
+    expect(
+      await api('DELETE', '/v1/users/me', idToken, { confirmEmail: 'someone@example.com' }),
+    ).toMatchObject({
       status: 400,
       body: { message: ACCOUNT_MESSAGES.confirmEmail },
     });
     expect(await traces({ userId: person.userId, email: 'quitter@example.com' })).not.toEqual([]);
-    expect(await api('DELETE', '/v1/users/me', idToken, { confirmEmail: 'Quitter@Example.com' })).toMatchObject({
+    expect(
+      await api('DELETE', '/v1/users/me', idToken, { confirmEmail: 'Quitter@Example.com' }),
+    ).toMatchObject({
       status: 204,
     });
     expect(await traces({ userId: person.userId, email: 'quitter@example.com' })).toEqual([]);

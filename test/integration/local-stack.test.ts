@@ -366,7 +366,8 @@ describe('bad input changes nothing', () => {
   const NO_BODY = new Set(['PasskeyOptions', 'ResetAccess', 'DisableUser', 'EnableUser', 'ResendInvitation']);
   const bodyRoutes = ROUTES.filter(
     (route) =>
-      (route.method !== 'GET' && route.method !== 'DELETE' && !NO_BODY.has(route.id)) || route.id === 'DeleteMe',
+      (route.method !== 'GET' && route.method !== 'DELETE' && !NO_BODY.has(route.id)) ||
+      route.id === 'DeleteMe',
   );
   const tokenFor = (auth: string) =>
     auth === 'public' ? undefined : auth === 'coach' ? coach.idToken : admin.idToken;

@@ -10,7 +10,7 @@ import { setUserGroups } from '../../common/cognito-users';
 import { Conflict } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import { revocationSecond } from '../../common/repositories/accounts';
-import { canonicalRoles } from '../../common/session';
+import { canonicalRoles } from '../../../shared/roles';
 
 export const handler = httpHandler(
   { auth: 'admin', body: changeRolesRequestSchema },

@@ -20,7 +20,12 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
     actorId: caller.sub,
     target,
     set: { status: 'disabled', tokensValidAfter: revocationSecond() },
-    audit: { type: 'user.disabled', actorId: caller.sub, subjectId: target.userId, details: { reason: 'deleting' } },
+    audit: {
+      type: 'user.disabled',
+      actorId: caller.sub,
+      subjectId: target.userId,
+      details: { reason: 'deleting' },
+    },
     origin,
   });
   await eraseAccount(target, origin, caller.sub);

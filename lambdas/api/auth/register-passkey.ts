@@ -55,7 +55,7 @@ import {
   type RecoveryGrant,
 } from '../../common/repositories/auth-challenges';
 import { addUserToGroups, signOutEverywhere } from '../../common/cognito-users';
-import { canonicalRoles } from '../../common/session';
+import { canonicalRoles } from '../../../shared/roles';
 import { transactWrite } from '../../common/transactions';
 import type { RequestOrigin } from '../../common/audit';
 import { createProfileItem } from '../../common/repositories/profiles';
@@ -63,10 +63,8 @@ import { secretsEqual } from '../../common/secrets';
 import { verifyNewPasskey } from '../../common/webauthn';
 
 const rejected = () => new BadRequest(API_MESSAGES.registrationFailed);
-const verify = (
-  response: Body['registrationResponse'],
-  pending: RegistrationChallenge,
-) => verifyNewPasskey(response, pending.challenge);
+const verify = (response: Body['registrationResponse'], pending: RegistrationChallenge) =>
+  verifyNewPasskey(response, pending.challenge);
 
 /**
  * A registration whose challenge is gone lost a race with one that used the code (409), or came too

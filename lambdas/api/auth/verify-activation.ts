@@ -33,7 +33,13 @@ const invitationRegistration = async (email: string, code: string): Promise<Regi
   const cognitoUsername = await bindCognitoUsername(invitation.email, randomUUID());
   if (!cognitoUsername) return undefined;
   const userId = await ensureCognitoUser(cognitoUsername, invitation.email);
-  return { purpose: 'invitation', email: invitation.email, cognitoUsername, userId, userHandle: newUserHandle() };
+  return {
+    purpose: 'invitation',
+    email: invitation.email,
+    cognitoUsername,
+    userId,
+    userHandle: newUserHandle(),
+  };
 };
 
 /** The registration a recovery code opens: a new passkey for the same account. */

@@ -88,7 +88,15 @@ export const handler = httpHandler(
     if (account?.status !== 'active') throw await failed(origin, 'account-disabled', passkey.userId);
 
     const usedAt = new Date().toISOString();
-    if (!(await advanceCounter(passkey.credentialId, passkey.counter, verified.newCounter, usedAt, verified.backedUp))) {
+    if (
+      !(await advanceCounter(
+        passkey.credentialId,
+        passkey.counter,
+        verified.newCounter,
+        usedAt,
+        verified.backedUp,
+      ))
+    ) {
       throw await failed(origin, 'counter-not-advanced', passkey.userId);
     }
     await recordAudit(origin, {

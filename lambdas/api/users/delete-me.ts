@@ -61,7 +61,8 @@ export const handler = httpHandler(
         ),
       ],
     });
-    if (!disabled) throw new Conflict(isAdmin ? ACCOUNT_MESSAGES.lastAdmin : ACCOUNT_MESSAGES.changedMeanwhile);
+    if (!disabled)
+      throw new Conflict(isAdmin ? ACCOUNT_MESSAGES.lastAdmin : ACCOUNT_MESSAGES.changedMeanwhile);
     const origin = originOf(event);
     await eraseAccount(account, origin, caller.sub);
     await recordAudit(

@@ -45,7 +45,9 @@ export const getAccountGate = async (userId: string): Promise<AccountGate | unde
 };
 
 export const getAccount = async (userId: string): Promise<AccountRecord | undefined> => {
-  const result = await ddb.send(new GetCommand({ TableName: table(), Key: { userId }, ConsistentRead: true }));
+  const result = await ddb.send(
+    new GetCommand({ TableName: table(), Key: { userId }, ConsistentRead: true }),
+  );
   return result.Item as AccountRecord | undefined;
 };
 
@@ -78,11 +80,13 @@ export const updateAccountItem = (
 ): TransactItem => {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
-  const assignments = Object.entries({ ...set, updatedAt: new Date().toISOString() }).map(([key, value], i) => {
-    names[`#s${i}`] = key;
-    values[`:s${i}`] = value;
-    return `#s${i} = :s${i}`;
-  });
+  const assignments = Object.entries({ ...set, updatedAt: new Date().toISOString() }).map(
+    ([key, value], i) => {
+      names[`#s${i}`] = key;
+      values[`:s${i}`] = value;
+      return `#s${i} = :s${i}`;
+    },
+  );
   const conditions = ['attribute_exists(userId)'].concat(
     Object.entries(expected).map(([key, value], i) => {
       names[`#e${i}`] = key;

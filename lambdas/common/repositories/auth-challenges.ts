@@ -91,7 +91,10 @@ export const consumeRegistrationChallengeItem = (email: string, challenge: strin
 /** Stores a recovery code, replacing (and so invalidating) any earlier one for the email. */
 export const putRecovery = async (grant: RecoveryGrant): Promise<void> => {
   await ddb.send(
-    new PutCommand({ TableName: table(), Item: { pk: recoveryKey(grant.email), kind: 'recovery', ...grant } }),
+    new PutCommand({
+      TableName: table(),
+      Item: { pk: recoveryKey(grant.email), kind: 'recovery', ...grant },
+    }),
   );
 };
 
@@ -121,7 +124,11 @@ export const deletePendingForEmailItems = (email: string): TransactItem[] =>
 const passkeyKey = (userId: string) => `passkey#${userId}`;
 
 /** Stores the challenge of a passkey a signed-in person is adding, replacing any earlier one. */
-export const putPasskeyChallenge = async (userId: string, challenge: string, expiresAt: number): Promise<void> => {
+export const putPasskeyChallenge = async (
+  userId: string,
+  challenge: string,
+  expiresAt: number,
+): Promise<void> => {
   await ddb.send(
     new PutCommand({
       TableName: table(),

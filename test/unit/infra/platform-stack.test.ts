@@ -613,7 +613,12 @@ describe('least-privilege IAM', () => {
         .sort();
     expect(allowed('dynamodb:PutItem')).toEqual(['AddPasskey', 'RegisterPasskey']);
     expect(allowed('dynamodb:UpdateItem')).toEqual(['RenamePasskey', 'VerifyWebauthn']);
-    expect(allowed('dynamodb:DeleteItem')).toEqual(['DeleteMe', 'DeleteUser', 'RegisterPasskey', 'RemovePasskey']);
+    expect(allowed('dynamodb:DeleteItem')).toEqual([
+      'DeleteMe',
+      'DeleteUser',
+      'RegisterPasskey',
+      'RemovePasskey',
+    ]);
     // Nobody batch-writes a passkey (a batch could put one).
     expect(allowed('dynamodb:BatchWriteItem')).toEqual([]);
     expect(allowed('dynamodb:BatchGetItem')).toEqual(['ListPasskeys']);

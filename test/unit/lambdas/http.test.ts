@@ -112,14 +112,21 @@ describe('the HTTP wrapper', () => {
     vi.mocked(sessionIsValid).mockClear();
     const claims = { ...idClaims, 'cognito:groups': '[users]' };
     expect((await call(mine, { method: 'GET', claims })).status).toBe(200);
-    expect(sessionIsValid).toHaveBeenCalledWith({ sub: idClaims.sub, groups: ['users'], authTime: 1795255200 });
+    expect(sessionIsValid).toHaveBeenCalledWith({
+      sub: idClaims.sub,
+      groups: ['users'],
+      authTime: 1795255200,
+    });
     vi.mocked(sessionIsValid).mockResolvedValueOnce(false);
     expect(await call(mine, { method: 'GET', claims })).toMatchObject({
       status: 401,
       body: { message: API_MESSAGES.unauthorized },
     });
     vi.mocked(sessionIsValid).mockResolvedValueOnce(false);
-    expect((await call(adminOnly, { method: 'GET', claims: { ...idClaims, 'cognito:groups': '[admins]' } })).status).toBe(401);
+    expect(
+      (await call(adminOnly, { method: 'GET', claims: { ...idClaims, 'cognito:groups': '[admins]' } }))
+        .status,
+    ).toBe(401);
   });
 
   it('reads groups in the shape API Gateway delivers them', async () => {
