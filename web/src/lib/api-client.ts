@@ -2,11 +2,12 @@
  * The one way the SPA calls the product API (SPEC sections 7 and 8): JSON both ways, the id
  * token as a bearer, error text from the answer, and every answer checked against a shared schema.
  */
-import { apiErrorFallback, MESSAGES } from '../../../shared/messages';
+import { API_MESSAGES, apiErrorFallback, MESSAGES } from '../../../shared/messages';
 import type { WireSchema } from '../../../shared/schemas';
 import { getWebConfig } from '../config/web-config';
 import { ApiError } from './api-error';
 import { getIdToken } from './auth/cognito';
+import { reportSessionEnded } from './auth/session-ended';
 
 /** The answer did not have the shape the contract promises. */
 export class UnexpectedResponseError extends Error {
@@ -69,7 +70,12 @@ export async function apiRequest<Output>(
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     ...(signal ? { signal } : {}),
   });
-  if (!response.ok) throw new ApiError(response.status, await errorText(response));
+  if (!response.ok) {
+    const message = await errorText(response);
+    // The session check refused the token: the session is over (not a passkey route's re-sign-in).
+    if (auth && response.status === 401 && message === API_MESSAGES.unauthorized) reportSessionEnded();
+    throw new ApiError(response.status, message);
+  }
   if (response.status === 204 || !schema) return undefined;
   const data: unknown = await response.json().catch(() => {
     throw new UnexpectedResponseError();

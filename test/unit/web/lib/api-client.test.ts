@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { MESSAGES } from '../../../../shared/messages';
+import { ACCOUNT_MESSAGES } from '../../../../shared/account';
+import { API_MESSAGES, MESSAGES } from '../../../../shared/messages';
+import { onSessionEnded } from '../../../../web/src/lib/auth/session-ended';
 import { apiRequest, UnexpectedResponseError } from '../../../../web/src/lib/api-client';
 import { ApiError, isRetryableError } from '../../../../web/src/lib/api-error';
 import * as cognito from '../support/cognito-mock';
@@ -49,6 +51,26 @@ describe('apiRequest', () => {
       schema: itemSchema,
     });
     expect(api.calls[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it("reports the session over when the API refuses the token, but not for a passkey route's re-sign-in", async () => {
+    const ended = vi.fn();
+    const stop = onSessionEnded(ended);
+    fakeApi({
+      'GET /v1/users/me': json({ message: API_MESSAGES.unauthorized }, 401),
+      'POST /v1/users/me/passkeys/options': json({ message: ACCOUNT_MESSAGES.reauthRequired }, 401),
+      'POST /v1/auth/verify-webauthn': json({ message: API_MESSAGES.unauthorized }, 401),
+    });
+    await expect(apiRequest('/v1/users/me/passkeys/options', { method: 'POST' })).rejects.toEqual(
+      new ApiError(401, ACCOUNT_MESSAGES.reauthRequired),
+    );
+    await expect(apiRequest('/v1/auth/verify-webauthn', { method: 'POST', auth: false })).rejects.toThrow();
+    expect(ended).not.toHaveBeenCalled();
+    await expect(apiRequest('/v1/users/me', { schema: itemSchema })).rejects.toEqual(
+      new ApiError(401, API_MESSAGES.unauthorized),
+    );
+    expect(ended).toHaveBeenCalledTimes(1);
+    stop();
   });
 
   it('uses the JSON message of a failed answer', async () => {

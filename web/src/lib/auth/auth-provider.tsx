@@ -7,6 +7,7 @@ import {
   signInWithPasskeyProof,
   signOut as cognitoSignOut,
 } from './cognito';
+import { onSessionEnded } from './session-ended';
 import type { SessionUser } from './session-user';
 
 export type AuthState =
@@ -84,6 +85,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     queryClient.clear();
     setState(SIGNED_OUT);
   }, [queryClient]);
+
+  // The API refused the session (disabled, deleted, reset, roles changed): sign out for real.
+  useEffect(() => onSessionEnded(() => void signOut()), [signOut]);
 
   const value = useMemo(
     () => ({ state, completePasskeySignIn, signOut }),
