@@ -23,6 +23,18 @@ export class Unauthorized extends HttpError {
     super(401, message);
   }
 }
+/**
+ * A sign-in with a passkey the server does not know (removed, or never registered): 401 with
+ * `unknownCredential: true`, so the browser can be told to stop offering it (the WebAuthn Signal
+ * API's `signalUnknownCredential`, SPEC-2 section 3.1). It names nothing the caller did not send.
+ */
+export class UnknownCredential extends HttpError {
+  override readonly name = 'UnknownCredential';
+  readonly fields = { unknownCredential: true } as const;
+  constructor(message: string) {
+    super(401, message);
+  }
+}
 export class Forbidden extends HttpError {
   override readonly name = 'Forbidden';
   constructor(message: string) {

@@ -15,6 +15,7 @@ import {
   HttpError,
   PayloadTooLarge,
   Unauthorized,
+  UnknownCredential,
   UnsupportedMediaType,
 } from './errors';
 import { logger } from './logger';
@@ -182,12 +183,11 @@ export const httpHandler =
     } catch (error) {
       if (error instanceof HttpError) {
         logger.info('request rejected', { route, statusCode: error.statusCode, reason: error.message });
-        return respond(
-          error.statusCode,
-          error.details === undefined
-            ? { message: error.message }
-            : { message: error.message, issues: error.details },
-        );
+        return respond(error.statusCode, {
+          message: error.message,
+          ...(error.details !== undefined && { issues: error.details }),
+          ...(error instanceof UnknownCredential && error.fields),
+        });
       }
       logger.error('request failed', {
         route,

@@ -202,6 +202,14 @@ describe('passkeys (SPEC-2 section 3.1)', () => {
     expect(left).toHaveLength(1);
     const only = left[0]?.credentialId ?? '';
     Object.assign(client, { authenticator: deviceHolding(only) });
+    // The removed passkey no longer signs in, and the answer says the server does not know it
+    // (so the SPA can tell the browser through the Signal API).
+    const removed = [first, second].find((passkey) => passkey.credentialId !== only)?.credentialId ?? '';
+    const refused = await (await world.http.prepareSignIn(deviceHolding(removed) as SoftwareAuthenticator))();
+    expect(refused).toMatchObject({
+      status: 401,
+      body: { message: API_MESSAGES.signInFailed, unknownCredential: true },
+    });
     expect(await api('DELETE', `/v1/users/me/passkeys/${only}`, idToken)).toMatchObject({
       status: 409,
       body: { message: ACCOUNT_MESSAGES.onlyPasskey },

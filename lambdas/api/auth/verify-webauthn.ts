@@ -10,7 +10,7 @@ import { verifyWebauthnRequestSchema } from '../../../shared/schemas';
 import { issuePasskeyProof } from '../../cognito/passkey-proof';
 import { originOf, recordAudit, type RequestOrigin } from '../../common/audit';
 import { webauthnConfig } from '../../common/env';
-import { Unauthorized } from '../../common/errors';
+import { Unauthorized, UnknownCredential } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import { consumeSigninSession } from '../../common/repositories/auth-challenges';
 import { getAccountGate, untilTokensValid } from '../../common/repositories/accounts';
@@ -31,13 +31,14 @@ const failed = async (
   origin: RequestOrigin,
   reason: FailureReason,
   subjectId?: string,
-): Promise<Unauthorized> => {
+): Promise<Unauthorized | UnknownCredential> => {
   await recordAudit(origin, {
     type: 'signin.failed',
     outcome: 'failure',
     ...(subjectId !== undefined && { actorId: subjectId, subjectId }),
     details: { reason },
   });
+  if (reason === 'unknown-credential') return new UnknownCredential(API_MESSAGES.signInFailed);
   return new Unauthorized(
     reason === 'session-expired' ? API_MESSAGES.sessionExpired : API_MESSAGES.signInFailed,
   );

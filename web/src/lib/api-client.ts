@@ -29,22 +29,26 @@ interface RequestOptions<Output> {
   signal?: AbortSignal;
 }
 
-/** Error text as SPEC section 8 says: JSON `message`, else the raw body, else status and text. */
-export const errorText = async (response: Response): Promise<string> => {
+/** A failed answer: its text as SPEC section 8 says, and its other JSON fields. */
+const failureOf = async (
+  response: Response,
+): Promise<{ message: string; fields: Record<string, unknown> }> => {
   const body = await response.text().catch(() => '');
-  if (body.trim()) {
-    try {
-      const parsed: unknown = JSON.parse(body);
-      if (parsed && typeof parsed === 'object' && 'message' in parsed && typeof parsed.message === 'string') {
-        if (parsed.message) return parsed.message;
-      }
-    } catch {
-      // not JSON: the raw text is the message
+  if (!body.trim()) return { message: apiErrorFallback(response.status, response.statusText), fields: {} };
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === 'object' && 'message' in parsed && typeof parsed.message === 'string') {
+      const { message, ...fields } = parsed as Record<string, unknown> & { message: string };
+      if (message) return { message, fields };
     }
-    return body;
+  } catch {
+    // not JSON: the raw text is the message
   }
-  return apiErrorFallback(response.status, response.statusText);
+  return { message: body, fields: {} };
 };
+
+/** Error text as SPEC section 8 says: JSON `message`, else the raw body, else status and text. */
+export const errorText = async (response: Response): Promise<string> => (await failureOf(response)).message;
 
 export function apiRequest<Output>(
   path: string,
@@ -71,10 +75,10 @@ export async function apiRequest<Output>(
     ...(signal ? { signal } : {}),
   });
   if (!response.ok) {
-    const message = await errorText(response);
+    const { message, fields } = await failureOf(response);
     // The session check refused the token: the session is over (not a passkey route's re-sign-in).
     if (auth && response.status === 401 && message === API_MESSAGES.unauthorized) reportSessionEnded();
-    throw new ApiError(response.status, message);
+    throw new ApiError(response.status, message, fields);
   }
   if (response.status === 204 || !schema) return undefined;
   const data: unknown = await response.json().catch(() => {

@@ -10,6 +10,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The answer's other JSON fields, when it had any (e.g. verify-webauthn's `unknownCredential`). */
+    readonly fields: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
   }

@@ -1,6 +1,7 @@
 /**
- * The WebAuthn Signal API (SPEC-2 section 3.1), apart from lib/passkey.ts because only the
- * signed-in Profile page signals: /signin, which loads lib/passkey.ts, does not carry it.
+ * The WebAuthn Signal API (SPEC-2 section 3.1), apart from lib/passkey.ts so that /signin's first load,
+ * which carries lib/passkey.ts, does not carry it: the Profile page signals after a change, and a
+ * sign-in (loaded on the click) signals a passkey the server does not know.
  */
 
 interface AllAcceptedCredentialsOptions {
@@ -13,6 +14,7 @@ interface AllAcceptedCredentialsOptions {
 
 type SignallingCredential = typeof PublicKeyCredential & {
   signalAllAcceptedCredentials?: (options: AllAcceptedCredentialsOptions) => Promise<void>;
+  signalUnknownCredential?: (options: { rpId: string; credentialId: string }) => Promise<void>;
 };
 
 /** Whether this browser has `PublicKeyCredential.signalAllAcceptedCredentials` (most do not yet). */
@@ -43,5 +45,25 @@ export const signalAcceptedPasskeys = async ({
     await signal({ rpId, userId: userHandle, allAcceptedCredentialIds: [...credentialIds] });
   } catch {
     // The signal is advice to the browser; nothing to tell the person.
+  }
+};
+
+/**
+ * Tells the browser that the server does not know this passkey (it was removed, or the account
+ * replaced it), so the provider stops offering it. Best effort, feature-detected.
+ */
+export const signalUnknownPasskey = async ({
+  rpId = window.location.hostname,
+  credentialId,
+}: {
+  rpId?: string | undefined;
+  credentialId: string;
+}): Promise<void> => {
+  const credential = (globalThis as { PublicKeyCredential?: SignallingCredential }).PublicKeyCredential;
+  if (typeof credential?.signalUnknownCredential !== 'function') return;
+  try {
+    await credential.signalUnknownCredential({ rpId, credentialId });
+  } catch {
+    // Advice to the browser only.
   }
 };

@@ -12,7 +12,7 @@ import {
   sessionUser,
   USER_ID,
 } from '../../support/factories';
-import { deferred, failure, fakeApi } from '../../support/fake-api';
+import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import * as passkey from '../../support/passkey-mock';
 import { renderApp } from '../../support/render-app';
 
@@ -91,6 +91,36 @@ describe('/signin', () => {
     expect(cognito.signInWithPasskeyProof).not.toHaveBeenCalled();
     expect(app.location().pathname).toBe('/signin');
     expect(screen.getByRole('button', { name: MESSAGES.signInWithPasskey })).toBeEnabled();
+  });
+
+  it('tells the browser about a passkey the server does not know (Signal API), where it can', async () => {
+    const signalUnknownCredential = vi.fn(() => Promise.resolve());
+    vi.stubGlobal('PublicKeyCredential', { signalUnknownCredential });
+    api.set(
+      'POST /v1/auth/verify-webauthn',
+      json(
+        { message: 'Passkey sign-in could not be verified. Please try again.', unknownCredential: true },
+        401,
+      ),
+    );
+    const app = renderApp('/signin');
+    await app.user.click(await signInButton());
+    expect(await screen.findByRole('alert')).toHaveTextContent('Passkey sign-in could not be verified.');
+    expect(signalUnknownCredential).toHaveBeenCalledWith({
+      rpId: 'localhost',
+      credentialId: authenticationResponse().id,
+    });
+
+    // Any other failure signals nothing.
+    signalUnknownCredential.mockClear();
+    api.set(
+      'POST /v1/auth/verify-webauthn',
+      failure(401, 'Passkey sign-in could not be verified. Please try again.'),
+    );
+    await app.user.click(await signInButton());
+    await waitFor(() => expect(api.callsTo('POST', '/v1/auth/verify-webauthn')).toHaveLength(2));
+    expect(signalUnknownCredential).not.toHaveBeenCalled();
+    vi.unstubAllGlobals();
   });
 
   it('shows the passkey error when the prompt is dismissed', async () => {

@@ -1,6 +1,8 @@
 import type { PasskeyProof } from '../../../lib/auth/auth-provider';
 import type { SessionUser } from '../../../lib/auth/session-user';
+import { ApiError } from '../../../lib/api-error';
 import { getPasskeyAssertion } from '../../../lib/passkey';
+import { signalUnknownPasskey } from '../../../lib/passkey-signal';
 import { initiateSignIn } from './initiate-signin';
 import { verifyWebauthn } from './verify-webauthn';
 
@@ -14,6 +16,14 @@ export const runPasskeySignIn = async (
 ): Promise<SessionUser> => {
   const { sessionId, authenticationOptions } = await initiateSignIn();
   const authenticationResponse = await getPasskeyAssertion(authenticationOptions);
-  const proof = await verifyWebauthn({ sessionId, authenticationResponse });
+  const proof = await verifyWebauthn({ sessionId, authenticationResponse }).catch(async (error: unknown) => {
+    // A passkey the server does not know (removed, or replaced by a recovery): the browser stops offering it.
+    if (error instanceof ApiError && error.fields.unknownCredential === true)
+      await signalUnknownPasskey({
+        rpId: authenticationOptions.rpId,
+        credentialId: authenticationResponse.id,
+      });
+    throw error;
+  });
   return completePasskeySignIn(proof);
 };
