@@ -16,7 +16,7 @@ export const batchDeleteAll = async (tableName: string, keys: readonly Key[]): P
   }
 };
 
-/** The keys (only) of every item a Query finds, page after page. */
+/** The named attributes (only) of every item a Query finds, page after page. */
 export const queryKeys = async (
   input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'ProjectionExpression'>,
   keyNames: readonly string[],

@@ -6,7 +6,7 @@
  * could use: passkeys (no sign-in), the Cognito user (no token), the data, and the account item last,
  * so an erase cut short is finished by running it again (docs/decisions/044-account-lifecycle.md).
  */
-import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableKey } from '../../shared/tables';
 import { auditTransactItem, type RequestOrigin } from './audit';
 import { ddb } from './aws';
@@ -47,25 +47,18 @@ const healthKeys = async (userId: string) => {
 };
 
 /** The clients this person coaches (their state items name them in `byCoach`). */
-const clientsOf = async (coachId: string): Promise<string[]> => {
-  const clients: string[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(
-      new QueryCommand({
+const clientsOf = async (coachId: string): Promise<string[]> =>
+  (
+    await queryKeys(
+      {
         TableName: tableName('coaching'),
         IndexName: 'byCoach',
         KeyConditionExpression: 'coachId = :coachId',
         ExpressionAttributeValues: { ':coachId': coachId },
-        ProjectionExpression: 'clientId',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    clients.push(...(page.Items ?? []).map((item) => String(item.clientId)));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return clients;
-};
+      },
+      ['clientId'],
+    )
+  ).map((item) => String(item.clientId));
 
 export const eraseAccount = async (
   account: AccountRecord,

@@ -16,7 +16,6 @@
 import { UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { VerifiedRegistrationResponse } from '@simplewebauthn/server';
 import {
   DEFAULT_LOCALE,
   DEFAULT_MEASUREMENT_SYSTEM,
@@ -41,7 +40,7 @@ import {
   markCodeUsedItem,
   type InvitationRecord,
 } from '../../common/repositories/invitations';
-import { deletePasskeyItem, putPasskeyItem, type PasskeyRecord } from '../../common/repositories/passkeys';
+import { deletePasskeyItem, newPasskeyRecord, putPasskeyItem } from '../../common/repositories/passkeys';
 import {
   createAccountItem,
   getAccount,
@@ -86,24 +85,6 @@ const pendingChallenge = async (body: Body, purpose: 'invitation' | 'recovery') 
   return pending;
 };
 
-const passkeyRecord = (
-  pending: RegistrationChallenge,
-  registration: NonNullable<VerifiedRegistrationResponse['registrationInfo']>,
-  createdAt: string,
-): PasskeyRecord => ({
-  credentialId: registration.credential.id,
-  userId: pending.userId,
-  cognitoUsername: pending.cognitoUsername,
-  userHandle: pending.userHandle,
-  publicKey: registration.credential.publicKey,
-  counter: registration.credential.counter,
-  transports: registration.credential.transports,
-  deviceType: registration.credentialDeviceType,
-  backedUp: registration.credentialBackedUp,
-  aaguid: registration.aaguid,
-  createdAt,
-});
-
 /** Whether a cancelled transaction lost to another use of the same single-use item. */
 const lostRace = (error: TransactionCanceledException, singleUseIndex: number): boolean => {
   const reasons = error.CancellationReasons ?? [];
@@ -128,7 +109,7 @@ const recover = async (body: Body, recovery: RecoveryGrant, origin: RequestOrigi
   const items = [
     consumeRegistrationChallengeItem(recovery.email, pending.challenge),
     spendCode,
-    putPasskeyItem(passkeyRecord(pending, registration, now)),
+    putPasskeyItem(newPasskeyRecord(pending, registration, now)),
     ...earlier.map((credentialId) => deletePasskeyItem(account.userId, credentialId)),
     // Only if nobody changed the account meanwhile (a passkey added, a role changed): try again then.
     updateAccountItem(
@@ -217,7 +198,7 @@ const activate = async (body: Body, invitation: InvitationRecord, origin: Reques
   const items = [
     consumeRegistrationChallengeItem(invitation.email, pending.challenge),
     markCodeUsed,
-    putPasskeyItem(passkeyRecord(pending, registration, now)),
+    putPasskeyItem(newPasskeyRecord(pending, registration, now)),
     createAccountItem({
       userId: pending.userId,
       email: invitation.email,

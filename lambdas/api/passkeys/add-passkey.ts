@@ -12,7 +12,12 @@ import { created, httpHandler } from '../../common/http';
 import { requireRecentSignIn, toPasskey } from '../../common/passkey-view';
 import { addCredentialItem, getAccount } from '../../common/repositories/accounts';
 import { consumePasskeyChallengeItem, findPasskeyChallenge } from '../../common/repositories/auth-challenges';
-import { getPasskey, putPasskeyItem, type PasskeyRecord } from '../../common/repositories/passkeys';
+import {
+  getPasskey,
+  newPasskeyRecord,
+  putPasskeyItem,
+  type PasskeyRecord,
+} from '../../common/repositories/passkeys';
 import { transactWrite } from '../../common/transactions';
 import { verifyNewPasskey } from '../../common/webauthn';
 
@@ -27,17 +32,7 @@ export const handler = httpHandler(
     const registration = await verifyNewPasskey(body.registrationResponse, challenge);
 
     const passkey: PasskeyRecord = {
-      credentialId: registration.credential.id,
-      userId: account.userId,
-      cognitoUsername: account.cognitoUsername,
-      userHandle: account.userHandle,
-      publicKey: registration.credential.publicKey,
-      counter: registration.credential.counter,
-      transports: registration.credential.transports,
-      deviceType: registration.credentialDeviceType,
-      backedUp: registration.credentialBackedUp,
-      aaguid: registration.aaguid,
-      createdAt: new Date().toISOString(),
+      ...newPasskeyRecord(account, registration, new Date().toISOString()),
       ...(body.name !== undefined && { name: body.name }),
     };
     const storeCredential = putPasskeyItem(passkey);

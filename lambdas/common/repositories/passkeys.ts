@@ -1,8 +1,10 @@
 /** Passkey credentials, one item per credential id (unique by key). */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { VerifiedRegistrationResponse } from '@simplewebauthn/server';
 import { ddb, type TransactItem } from '../aws';
 import { batchGetAll } from '../batch-get';
+import { queryKeys } from '../batch-write';
 import { tableName } from '../env';
 
 const table = () => tableName('passkeys');
@@ -44,25 +46,38 @@ export const getPasskeySummaries = async (credentialIds: Iterable<string>): Prom
     },
   )) as PasskeySummary[];
 
-/** Every passkey item of a person, through `byUser` (for erasing an account whose list may be gone). */
-export const findPasskeyIdsOfUser = async (userId: string): Promise<string[]> => {
-  const ids: string[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(
-      new QueryCommand({
+/** Every passkey id of a person, through `byUser` (for erasing an account whose list may be gone). */
+export const findPasskeyIdsOfUser = async (userId: string): Promise<string[]> =>
+  (
+    await queryKeys(
+      {
         TableName: table(),
         IndexName: 'byUser',
         KeyConditionExpression: 'userId = :userId',
         ExpressionAttributeValues: { ':userId': userId },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    ids.push(...(page.Items ?? []).map((item) => String(item.credentialId)));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return ids;
-};
+      },
+      ['credentialId'],
+    )
+  ).map((item) => String(item.credentialId));
+
+/** The record of a credential just verified, for its owner. */
+export const newPasskeyRecord = (
+  owner: Pick<PasskeyRecord, 'userId' | 'cognitoUsername' | 'userHandle'>,
+  registration: NonNullable<VerifiedRegistrationResponse['registrationInfo']>,
+  createdAt: string,
+): PasskeyRecord => ({
+  credentialId: registration.credential.id,
+  userId: owner.userId,
+  cognitoUsername: owner.cognitoUsername,
+  userHandle: owner.userHandle,
+  publicKey: registration.credential.publicKey,
+  counter: registration.credential.counter,
+  transports: registration.credential.transports,
+  deviceType: registration.credentialDeviceType,
+  backedUp: registration.credentialBackedUp,
+  aaguid: registration.aaguid,
+  createdAt,
+});
 
 /** Renames a passkey of this person; answers the updated passkey, or undefined when it is not theirs. */
 export const renamePasskey = async (
