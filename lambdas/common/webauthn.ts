@@ -16,12 +16,15 @@ export const SUPPORTED_ALGORITHM_IDS = [-8, -7, -257];
 
 /**
  * Options for a new passkey of the person with this WebAuthn user handle: a discoverable,
- * user-verified platform credential, never one the person already has (`exclude`).
+ * user-verified credential, never one the person already has (`exclude`). Activation and recovery
+ * ask for the device's own (platform) authenticator, as SPEC's Face ID, Touch ID and Windows Hello;
+ * a further passkey may also be a security key or a phone (`anyAuthenticator`).
  */
 export const registrationOptionsFor = async (person: {
   readonly userHandle: string;
   readonly email: string;
   readonly exclude?: readonly string[];
+  readonly anyAuthenticator?: boolean;
 }) => {
   const { rpId, rpName } = webauthnConfig();
   return generateRegistrationOptions({
@@ -34,7 +37,7 @@ export const registrationOptionsFor = async (person: {
     attestationType: 'none',
     excludeCredentials: (person.exclude ?? []).map((id) => ({ id })),
     authenticatorSelection: {
-      authenticatorAttachment: 'platform',
+      ...(!person.anyAuthenticator && { authenticatorAttachment: 'platform' as const }),
       residentKey: 'required',
       requireResidentKey: true,
       userVerification: 'required',

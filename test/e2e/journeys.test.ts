@@ -97,6 +97,15 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** The buttons of a row's Actions cell, one label a line (SPEC-2 section 3.3, ADR 045). */
+const buttonsOf = (cell: string | undefined) =>
+  (cell ?? '')
+    .split('\n')
+    .map((label) => label.trim())
+    .filter(Boolean);
+const INVITATION_ACTIONS = ['Resend', 'Delete'];
+const PERSON_ACTIONS = ['Change roles', 'Reset access', 'Disable', 'Delete'];
+
 /** What an earlier step of the journey left behind. */
 const need = <T>(value: T | undefined, what: string): T => {
   if (value === undefined) throw new Error(`An earlier journey step failed: no ${what}.`);
@@ -162,13 +171,13 @@ describe('journeys through the SPA on the local stack', () => {
     });
     for (const person of [client, coach]) {
       const [email, name, status, roles, coachOf, , actions] = await userRow(page, person.email);
-      expect({ email, name, status, roles, coachOf, actions }).toEqual({
+      expect({ email, name, status, roles, coachOf, actions: buttonsOf(actions) }).toEqual({
         email: person.email,
         name: 'Not set',
         status: 'Pending',
         roles: ROLE_LABELS[person.role],
         coachOf: '',
-        actions: 'Delete',
+        actions: INVITATION_ACTIONS,
       });
     }
     admin.passkey = await passkey();
@@ -247,20 +256,26 @@ describe('journeys through the SPA on the local stack', () => {
     });
 
     await page.getByRole('tab', { name: /^Activated/ }).click();
-    // Only a client has a coach (none yet: '—') and the 'Assign coach' action (SPEC-2 section 2).
+    // Only a client has a coach (none yet: '—') and the 'Assign coach' action (SPEC-2 section 2);
+    // every person has the account actions of SPEC-2 section 3.3.
     const expectedActivated = [admin, client, coach].map((person) => ({
       email: person.email,
       name: `${person.editedName} ${person.details.familyName}`,
       status: 'Activated',
       roles: ROLE_LABELS[person.role],
       hasCoachCell: person.role === 'user',
-      actions: person.role === 'user' ? 'Assign coach' : '',
+      actions: person.role === 'user' ? ['Assign coach', ...PERSON_ACTIONS] : PERSON_ACTIONS,
     }));
     for (const expected of expectedActivated) {
       const [email, name, status, roles, coachOf, created, actions] = await userRow(page, expected.email);
-      expect({ email, name, status, roles, hasCoachCell: coachOf?.startsWith('—'), actions }).toEqual(
-        expected,
-      );
+      expect({
+        email,
+        name,
+        status,
+        roles,
+        hasCoachCell: coachOf?.startsWith('—'),
+        actions: buttonsOf(actions),
+      }).toEqual(expected);
       if (!expected.hasCoachCell) expect(coachOf).toBe('');
       expect(created, 'Created shows the local date (en-US here)').toMatch(/^\d{1,2}\/\d{1,2}\/\d{4}$/);
     }
@@ -268,11 +283,11 @@ describe('journeys through the SPA on the local stack', () => {
 
     await page.getByRole('tab', { name: /^Pending Invitations/ }).click();
     const [email, , status, roles, , , actions] = await userRow(page, PENDING_EMAIL);
-    expect({ email, status, roles, actions }).toEqual({
+    expect({ email, status, roles, actions: buttonsOf(actions) }).toEqual({
       email: PENDING_EMAIL,
       status: 'Pending',
       roles: 'User',
-      actions: 'Delete',
+      actions: INVITATION_ACTIONS,
     });
 
     // Delete asks first, with SPEC's words; the invitation is then gone from the list and the counts.

@@ -142,6 +142,12 @@ describe('passkeys (SPEC-2 section 3.1)', () => {
     clientDevices.push(client.authenticator as SoftwareAuthenticator, device);
     // The browser is told not to make a second passkey on a device that has one.
     expect(options.excludeCredentials?.map((c) => c.id)).toEqual([before[0]?.credentialId]);
+    // Any authenticator (a security key, a phone), unlike activation's platform one.
+    expect(options.authenticatorSelection?.authenticatorAttachment).toBeUndefined();
+    expect(options.authenticatorSelection).toMatchObject({
+      residentKey: 'required',
+      userVerification: 'required',
+    });
     expect(answer.status).toBe(201);
     // Named after the authenticator's AAGUID from the maintained list.
     expect(answer.body).toMatchObject({

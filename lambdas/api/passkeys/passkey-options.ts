@@ -19,6 +19,7 @@ export const handler = httpHandler({ auth: 'user' }, async ({ caller }) => {
     userHandle: account.userHandle,
     email: account.email,
     exclude: [...(account.credentialIds ?? [])],
+    anyAuthenticator: true,
   });
   await putPasskeyChallenge(caller.sub, options.challenge, expiresIn(REGISTRATION_CHALLENGE_TTL_SECONDS));
   return ok(options);

@@ -3,7 +3,8 @@
  * its own CDP virtual platform authenticator (ctap2, internal, resident key, user verification).
  * A person's passkey can be carried from one context to a fresh one (WebAuthn.getCredentials and
  * addCredential), so every test starts from a clean browser and still signs in with the passkey
- * that was created at activation.
+ * that was created at activation. A context's authenticator can be removed (the device is lost) and
+ * another added (a second device); Chromium holds one internal (platform) authenticator at a time.
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
@@ -44,13 +45,39 @@ const readPasskeys = (cdp: CDPSession, authenticatorId: string) =>
 /** A passkey as the virtual authenticator holds it: private key, credential id, user handle, counter. */
 export type Passkey = Awaited<ReturnType<typeof readPasskeys>>['credentials'][number];
 
+/** Passkeys created and assertions signed (each one a prompt the person answered). */
+export interface Ceremonies {
+  created: number;
+  asserted: number;
+}
+
+/** One CDP virtual authenticator of a context. */
+export interface VirtualAuthenticator {
+  readonly id: string;
+  /** What this authenticator created and signed. */
+  readonly ceremonies: Ceremonies;
+  /** Every passkey it holds (with its current signature counter). */
+  readonly passkeys: () => Promise<Passkey[]>;
+  /** The device is gone, with every passkey on it. */
+  readonly remove: () => Promise<void>;
+}
+
+export type Transport = 'internal' | 'usb' | 'nfc' | 'ble';
+
 export interface Device {
   readonly context: BrowserContext;
   readonly page: Page;
-  /** Passkeys this device's authenticator created and assertions it signed (each one a prompt). */
-  readonly ceremonies: { created: number; asserted: number };
-  /** The one passkey this device's authenticator holds (with its current signature counter). */
+  /** Passkeys this device's authenticators created and assertions they signed (each one a prompt). */
+  readonly ceremonies: Ceremonies;
+  /** The one passkey this device's first authenticator holds (with its current signature counter). */
   readonly passkey: () => Promise<Passkey>;
+  /** The authenticator the context opened with (platform: internal transport). */
+  readonly authenticator: VirtualAuthenticator;
+  /**
+   * One more authenticator in this context, platform (internal) unless told otherwise. Chromium
+   * refuses a second internal one while the first is there: remove that first.
+   */
+  readonly addAuthenticator: (transport?: Transport) => Promise<VirtualAuthenticator>;
   readonly close: () => Promise<void>;
 }
 
@@ -80,27 +107,56 @@ export const openDevice = async (
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    const ceremonies: Ceremonies = { created: 0, asserted: 0 };
+    const byId = new Map<string, Ceremonies>();
+    const addAuthenticator = async (transport: Transport = 'internal') => {
+      const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: {
+          protocol: 'ctap2',
+          transport,
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
+      });
+      const own: Ceremonies = { created: 0, asserted: 0 };
+      byId.set(authenticatorId, own);
+      const authenticator: VirtualAuthenticator = {
+        id: authenticatorId,
+        ceremonies: own,
+        passkeys: async () => (await readPasskeys(cdp, authenticatorId)).credentials,
+        remove: async () => {
+          await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
+        },
+      };
+      return authenticator;
+    };
+    const authenticator = await addAuthenticator();
     if (options.passkey)
-      await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: options.passkey });
-    const ceremonies = { created: 0, asserted: 0 };
-    cdp.on('WebAuthn.credentialAdded', () => (ceremonies.created += 1));
-    cdp.on('WebAuthn.credentialAsserted', () => (ceremonies.asserted += 1));
+      await cdp.send('WebAuthn.addCredential', {
+        authenticatorId: authenticator.id,
+        credential: options.passkey,
+      });
+    // Counted from here: a passkey carried over was not created on this device.
+    cdp.on('WebAuthn.credentialAdded', ({ authenticatorId }) => {
+      ceremonies.created += 1;
+      const own = byId.get(authenticatorId);
+      if (own) own.created += 1;
+    });
+    cdp.on('WebAuthn.credentialAsserted', ({ authenticatorId }) => {
+      ceremonies.asserted += 1;
+      const own = byId.get(authenticatorId);
+      if (own) own.asserted += 1;
+    });
     return {
       context,
       page,
       ceremonies,
+      authenticator,
+      addAuthenticator,
       passkey: async () => {
-        const { credentials } = await readPasskeys(cdp, authenticatorId);
+        const credentials = await authenticator.passkeys();
         if (credentials.length !== 1) {
           throw new Error(`Expected one passkey on this device, found ${credentials.length}.`);
         }

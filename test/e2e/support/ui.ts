@@ -160,9 +160,33 @@ export const userRow = async (page: Page, email: string): Promise<string[]> => {
 const LINK_SHAPE = /^http:\/\/localhost:\d+\/activate\?code=[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$/;
 
 /**
- * '+ Invite User', email and role, 'Create Invitation', then 'Copy Link': answers the link as the
- * clipboard holds it, after checking it is the one the modal shows. The context needs clipboard
- * permissions (openDevice's `clipboard` option).
+ * 'Copy Link' in a dialog that shows a new code (an invitation's, a recovery code): answers the
+ * link as the clipboard holds it, after checking it is the one the dialog shows, with its code.
+ * The context needs clipboard permissions (openDevice's `clipboard` option).
+ */
+export const copyActivationLink = async (
+  page: Page,
+  dialog: Locator,
+  { confirmationClears = false } = {},
+): Promise<string> => {
+  await dialog.getByRole('button', { name: 'Copy Link', exact: true }).click();
+  const confirmation = dialog.getByText('Activation link copied to clipboard!', { exact: true });
+  await confirmation.waitFor();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toMatch(LINK_SHAPE);
+  expect(copied.startsWith(`${new URL(page.url()).origin}/activate?code=`)).toBe(true);
+  const shown = detailValue(dialog, 'Activation link');
+  expect(await shown.innerText()).toBe(copied);
+  const code = await detailValue(dialog, 'Activation code').innerText();
+  expect(copied.endsWith(`?code=${code}`)).toBe(true);
+  // SPEC: the confirmation clears after 3 seconds (waited for, with margin, only when asked).
+  if (confirmationClears) await confirmation.waitFor({ state: 'detached', timeout: 6_000 });
+  return copied;
+};
+
+/**
+ * '+ Invite User', email and role, 'Create Invitation', then 'Copy Link' (copyActivationLink) and
+ * 'Done': answers the link as the clipboard holds it.
  */
 export const inviteAndCopyLink = async (
   page: Page,
@@ -178,20 +202,7 @@ export const inviteAndCopyLink = async (
   await dialog.getByRole('radio', { name: new RegExp(`^${ROLE_LABELS[role]}\\b`) }).check();
   await dialog.getByRole('button', { name: 'Create Invitation', exact: true }).click();
   await dialog.getByText(`Invitation created for ${email}.`, { exact: true }).waitFor();
-
-  await dialog.getByRole('button', { name: 'Copy Link', exact: true }).click();
-  const confirmation = dialog.getByText('Activation link copied to clipboard!', { exact: true });
-  await confirmation.waitFor();
-  const copied = await page.evaluate(() => navigator.clipboard.readText());
-  expect(copied).toMatch(LINK_SHAPE);
-  expect(copied.startsWith(`${new URL(page.url()).origin}/activate?code=`)).toBe(true);
-  const shown = detailValue(dialog, 'Activation link');
-  expect(await shown.innerText()).toBe(copied);
-  const code = await detailValue(dialog, 'Activation code').innerText();
-  expect(copied.endsWith(`?code=${code}`)).toBe(true);
-  // SPEC: the confirmation clears after 3 seconds (waited for, with margin, only when asked).
-  if (confirmationClears) await confirmation.waitFor({ state: 'detached', timeout: 6_000 });
-
+  const copied = await copyActivationLink(page, dialog, { confirmationClears });
   await dialog.getByRole('button', { name: 'Done', exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
   return copied;
