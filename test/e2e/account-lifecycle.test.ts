@@ -15,13 +15,11 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { confirmDeleteUser, confirmResetAccess } from '../../shared/account';
 import { runInvite } from '../fixtures/npm-start';
-import { expectNoSeriousViolations, saveScreenshot } from './support/audit';
+import { auditBothSizes } from './support/audit';
 import {
-  DESKTOP,
   launchChromium,
   openDevice,
   openDeviceForTest,
-  PHONE,
   type Device,
   type Passkey,
   type VirtualAuthenticator,
@@ -39,6 +37,7 @@ import {
   signOut,
   userRow,
   userRowLocator,
+  localInput,
 } from './support/ui';
 
 const origin = inject('origin');
@@ -87,28 +86,6 @@ const keepDevice = async (options: Parameters<typeof openDevice>[2] = {}) => {
 const need = <T>(value: T | undefined, what: string): T => {
   if (value === undefined) throw new Error(`An earlier journey step failed: no ${what}.`);
   return value;
-};
-
-const localInput = (minutesAgo: number) =>
-  new Date(Date.now() - minutesAgo * 60_000).toISOString().slice(0, 16);
-
-/** axe, a screenshot, and no sideways scroll, at the page's current size. */
-const auditScreen = async (page: Page, screen: string, settle?: () => Promise<unknown>) => {
-  await settle?.();
-  await expectNoSeriousViolations(page, screen);
-  await saveScreenshot(page, screen, page.viewportSize() ?? DESKTOP);
-  await expect
-    .poll(() =>
-      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
-    )
-    .toBeLessThanOrEqual(0);
-};
-/** The same screen at 390x844, then back at 1280x800; `settle` brings the part shown into view. */
-const auditBothSizes = async (page: Page, screen: string, settle?: () => Promise<unknown>) => {
-  await auditScreen(page, screen, settle);
-  await page.setViewportSize(PHONE);
-  await auditScreen(page, screen, settle);
-  await page.setViewportSize(DESKTOP);
 };
 
 /** Scrolls the page so this element starts just below the sticky top bar. */

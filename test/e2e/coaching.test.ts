@@ -8,8 +8,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { runInvite } from '../fixtures/npm-start';
-import { expectNoSeriousViolations, saveScreenshot } from './support/audit';
-import { DESKTOP, launchChromium, openDeviceForTest, PHONE } from './support/browser';
+import { auditBothSizes } from './support/audit';
+import { launchChromium, openDeviceForTest } from './support/browser';
 import {
   activateFromLink,
   completeOnboarding,
@@ -18,6 +18,7 @@ import {
   inviteAndCopyLink,
   openFromSidebar,
   openUserManagement,
+  localInput,
 } from './support/ui';
 
 const origin = inject('origin');
@@ -39,27 +40,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-const localInput = (minutesAgo: number) =>
-  new Date(Date.now() - minutesAgo * 60_000).toISOString().slice(0, 16);
-
-/** axe, a screenshot, and no sideways scroll, at the page's current size. */
-const auditScreen = async (page: Page, screen: string) => {
-  await expectNoSeriousViolations(page, screen);
-  await saveScreenshot(page, screen, page.viewportSize() ?? DESKTOP);
-  await expect
-    .poll(() =>
-      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
-    )
-    .toBeLessThanOrEqual(0);
-};
-/** The same screen at 390x844, then back at 1280x800. */
-const auditBothSizes = async (page: Page, screen: string) => {
-  await auditScreen(page, screen);
-  await page.setViewportSize(PHONE);
-  await auditScreen(page, screen);
-  await page.setViewportSize(DESKTOP);
-};
 
 const logGlucose = async (page: Page, mgdl: string, minutesAgo: number) => {
   await page.getByRole('button', { name: 'Log Measurement', exact: true }).click();

@@ -17,6 +17,7 @@ import {
   heading,
   openFromSidebar,
   signInWithPasskey,
+  localInput,
 } from './support/ui';
 
 const origin = inject('origin');
@@ -38,8 +39,6 @@ afterAll(async () => {
 });
 
 /** `datetime-local` text for a moment a few minutes ago, in the page's zone (UTC in these tests). */
-const localInput = (minutesAgo: number) =>
-  new Date(Date.now() - minutesAgo * 60_000).toISOString().slice(0, 16);
 
 const dialog = (page: Page, name: string) => page.getByRole('dialog', { name });
 const openDialog = async (page: Page, button: string) => {

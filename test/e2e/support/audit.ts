@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { Viewport } from './browser';
+import { DESKTOP, PHONE, type Viewport } from './browser';
 
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../../test-results/screenshots');
 
@@ -42,4 +42,24 @@ export const saveScreenshot = async (page: Page, screen: string, viewport: Viewp
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   await page.screenshot({ path, animations: 'disabled', caret: 'hide' });
   return path;
+};
+
+/** axe, a screenshot, and no sideways scroll, at the page's current size; `settle` first brings the part shown into view. */
+export const auditScreen = async (page: Page, screen: string, settle?: () => Promise<unknown>) => {
+  await settle?.();
+  await expectNoSeriousViolations(page, screen);
+  await saveScreenshot(page, screen, page.viewportSize() ?? DESKTOP);
+  await expect
+    .poll(() =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    )
+    .toBeLessThanOrEqual(0);
+};
+
+/** The same screen at 1280x800 and 390x844, then back at 1280x800. */
+export const auditBothSizes = async (page: Page, screen: string, settle?: () => Promise<unknown>) => {
+  await auditScreen(page, screen, settle);
+  await page.setViewportSize(PHONE);
+  await auditScreen(page, screen, settle);
+  await page.setViewportSize(DESKTOP);
 };

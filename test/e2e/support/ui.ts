@@ -207,3 +207,7 @@ export const inviteAndCopyLink = async (
   await dialog.waitFor({ state: 'hidden' });
   return copied;
 };
+
+/** A `datetime-local` input's value for this many minutes ago (UTC, as the browser's zone is UTC). */
+export const localInput = (minutesAgo: number): string =>
+  new Date(Date.now() - minutesAgo * 60_000).toISOString().slice(0, 16);
