@@ -11,6 +11,16 @@ import { BadRequest } from './errors';
 import { WEBAUTHN_TIMEOUT_MS } from '../../shared/constants';
 import { webauthnConfig } from './env';
 
+/** W3C WebAuthn Level 3, section 7.1 step 24 (SPEC-2 section 5): longer credential ids are refused. */
+export const MAX_CREDENTIAL_ID_BYTES = 1023;
+
+/**
+ * The attestation formats a registration may carry (docs/decisions/046-registration-checks.md): the
+ * product asks for no attestation, so browsers send `none`; a security key may still send its own
+ * `packed` statement, which is verified. Every other format is refused.
+ */
+export const ACCEPTED_ATTESTATION_FORMATS: readonly string[] = ['none', 'packed'];
+
 /** Ed25519 (what Chromium's platform authenticator uses), ES256, RS256. */
 export const SUPPORTED_ALGORITHM_IDS = [-8, -7, -257];
 
@@ -68,7 +78,16 @@ export const verifyNewPasskey = async (
       requireUserVerification: true,
       supportedAlgorithmIDs: SUPPORTED_ALGORITHM_IDS,
     });
-    if (result.verified && result.registrationInfo.userVerified) return result.registrationInfo;
+    const info = result.verified ? result.registrationInfo : undefined;
+    if (
+      info?.userVerified &&
+      // The credential id is the one the client names twice, and no longer than WebAuthn allows.
+      response.rawId === response.id &&
+      info.credential.id === response.id &&
+      Buffer.from(info.credential.id, 'base64url').length <= MAX_CREDENTIAL_ID_BYTES &&
+      ACCEPTED_ATTESTATION_FORMATS.includes(info.fmt)
+    )
+      return info;
   } catch {
     // A malformed or mismatched attestation is a rejected registration, not a server error.
   }

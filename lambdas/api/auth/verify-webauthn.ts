@@ -14,7 +14,12 @@ import { Unauthorized, UnknownCredential } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import { consumeSigninSession } from '../../common/repositories/auth-challenges';
 import { getAccountGate, untilTokensValid } from '../../common/repositories/accounts';
-import { advanceCounter, getPasskey, type PasskeyRecord } from '../../common/repositories/passkeys';
+import {
+  advanceCounter,
+  backupEligibleOf,
+  getPasskey,
+  type PasskeyRecord,
+} from '../../common/repositories/passkeys';
 import { secretsEqual } from '../../common/secrets';
 
 /** Why a sign-in failed, as the audit log names it. */
@@ -24,6 +29,7 @@ type FailureReason =
   | 'user-handle-mismatch'
   | 'assertion-invalid'
   | 'counter-not-advanced'
+  | 'backup-eligibility-changed'
   | 'account-disabled';
 
 /** Records the failure, then answers the error the caller gets (the reason stays in the log). */
@@ -60,7 +66,7 @@ export const handler = httpHandler(
       throw await failed(origin, 'user-handle-mismatch', passkey.userId);
 
     const { rpId, origins } = webauthnConfig();
-    let verified: { newCounter: number; backedUp: boolean } | undefined;
+    let verified: { newCounter: number; backedUp: boolean; backupEligible: boolean } | undefined;
     try {
       const result = await verifyAuthenticationResponse({
         response: assertion,
@@ -79,11 +85,15 @@ export const handler = httpHandler(
         verified = {
           newCounter: result.authenticationInfo.newCounter,
           backedUp: result.authenticationInfo.credentialBackedUp,
+          backupEligible: result.authenticationInfo.credentialDeviceType === 'multiDevice',
         };
     } catch {
       // A malformed or mismatched assertion is a failed sign-in, not a server error.
     }
     if (!verified) throw await failed(origin, 'assertion-invalid', passkey.userId);
+    // The BE flag never changes for a credential (WebAuthn Level 3, section 7.2 step 20).
+    if (verified.backupEligible !== backupEligibleOf(passkey))
+      throw await failed(origin, 'backup-eligibility-changed', passkey.userId);
     // A disabled person (or one being deleted) gets no proof (SPEC-2 section 3.3).
     const account = await getAccountGate(passkey.userId);
     if (account?.status !== 'active') throw await failed(origin, 'account-disabled', passkey.userId);

@@ -19,6 +19,8 @@ export interface PasskeyRecord {
   readonly counter: number;
   readonly transports?: string[];
   readonly deviceType: string;
+  /** The BE flag at registration: a passkey that may be synced. An assertion must say the same. */
+  readonly backupEligible?: boolean;
   readonly backedUp: boolean;
   readonly createdAt: string;
   readonly lastUsedAt?: string;
@@ -74,6 +76,7 @@ export const newPasskeyRecord = (
   counter: registration.credential.counter,
   transports: registration.credential.transports,
   deviceType: registration.credentialDeviceType,
+  backupEligible: registration.credentialDeviceType === 'multiDevice',
   backedUp: registration.credentialBackedUp,
   aaguid: registration.aaguid,
   createdAt,
@@ -156,3 +159,7 @@ export const advanceCounter = async (
     throw error;
   }
 };
+
+/** The BE flag a passkey registered with (older records say it through `deviceType`). */
+export const backupEligibleOf = (passkey: Pick<PasskeyRecord, 'backupEligible' | 'deviceType'>): boolean =>
+  passkey.backupEligible ?? passkey.deviceType === 'multiDevice';

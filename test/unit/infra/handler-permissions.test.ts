@@ -74,12 +74,18 @@ vi.mock('@simplewebauthn/server', async (importOriginal) => ({
         credentialBackedUp: true,
         // The all-zero AAGUID most synced authenticators send with `none` attestation.
         aaguid: '00000000-0000-0000-0000-000000000000',
+        fmt: 'none',
       },
     }),
   verifyAuthenticationResponse: () =>
     Promise.resolve({
       verified: true,
-      authenticationInfo: { userVerified: true, newCounter: 1, credentialBackedUp: true },
+      authenticationInfo: {
+        userVerified: true,
+        newCounter: 1,
+        credentialDeviceType: 'multiDevice',
+        credentialBackedUp: true,
+      },
     }),
 }));
 
