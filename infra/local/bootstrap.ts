@@ -6,13 +6,12 @@ import { ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provid
 import { cognito } from '../../lambdas/common/aws';
 import { anyActivated } from '../../lambdas/common/cognito-users';
 import { userPoolId } from '../../lambdas/common/env';
-import { invite } from '../../lambdas/common/invite';
+import { invite, SYSTEM_CREATOR } from '../../lambdas/common/invite';
 import { getInvitation } from '../../lambdas/common/repositories/invitations';
 import { formatActivationCode } from '../../shared/activation-code';
 import { normalizedEmailSchema } from '../../shared/schemas';
 
-/** The nil-like creator id of invitations made by the system rather than by an admin. */
-export const SYSTEM_CREATOR = '00000000-0000-4000-8000-000000000000';
+export { SYSTEM_CREATOR };
 
 export const activationLink = (origin: string, code: string): string =>
   `${origin}/activate?code=${formatActivationCode(code)}`;

@@ -11,6 +11,7 @@ import { cognito } from './aws';
 import { anyActivated } from './cognito-users';
 import { userPoolId } from './env';
 import { Conflict } from './errors';
+import { getAccountGate } from './repositories/accounts';
 import {
   createInvitation,
   getInvitation,
@@ -28,6 +29,24 @@ export const accountExists = async (email: string): Promise<boolean> => {
     new ListUsersCommand({ UserPoolId: userPoolId(), Filter: `email = "${escaped}"`, Limit: 60 }),
   );
   return anyActivated(result.Users ?? []);
+};
+
+/**
+ * The creator id of invitations made by the operator (`npm run invite`, the local bootstrap) rather
+ * than by an admin: there is no account whose standing could lapse.
+ */
+export const SYSTEM_CREATOR = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * Whether an invitation may still be used (issue 11): the admin who created it, or last resent it,
+ * is still an active admin. An invitation from a demoted, disabled or deleted admin answers like any
+ * wrong code.
+ */
+export const issuerStillAdmin = async (invitation: InvitationRecord): Promise<boolean> => {
+  const issuer = invitation.resentBy ?? invitation.createdBy;
+  if (issuer === SYSTEM_CREATOR) return true;
+  const account = await getAccountGate(issuer);
+  return account?.status === 'active' && account.roles.includes('admins');
 };
 
 /** A new activation code from the CSPRNG (invitations, resends and recovery codes). */

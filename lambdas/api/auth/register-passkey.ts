@@ -59,6 +59,7 @@ import { transactWrite } from '../../common/transactions';
 import type { RequestOrigin } from '../../common/audit';
 import { createProfileItem } from '../../common/repositories/profiles';
 import { secretsEqual } from '../../common/secrets';
+import { issuerStillAdmin } from '../../common/invite';
 import { verifyNewPasskey } from '../../common/webauthn';
 
 const rejected = () => new BadRequest(API_MESSAGES.registrationFailed);
@@ -153,7 +154,7 @@ export const handler = httpHandler(
       if (invitationCode) throw new Conflict(API_MESSAGES.activationCodeUsed);
       throw rejected();
     }
-    if (invitationExpired(invitation)) throw rejected();
+    if (invitationExpired(invitation) || !(await issuerStillAdmin(invitation))) throw rejected();
     const pending = await activate(body, invitation, origin);
     return ok(await proofFor(pending));
   },

@@ -2,14 +2,15 @@
  * POST /v1/auth/verify-activation: checks an activation code and, when it is right, prepares a passkey
  * registration. The code is an invitation's (pending, unexpired) or an admin's recovery code for an
  * activated person (SPEC-2 section 3.2). Every wrong answer (unknown email, wrong, used or expired code,
- * deleted invitation) is the same `{valid:false}`, so the endpoint tells an attacker nothing about who
- * is invited.
+ * deleted invitation, one whose admin is no longer an active admin) is the same `{valid:false}`, so the
+ * endpoint tells an attacker nothing about who is invited.
  */
 import { randomUUID } from 'node:crypto';
 import { REGISTRATION_CHALLENGE_TTL_SECONDS } from '../../../shared/constants';
 import { verifyActivationRequestSchema, type ActivationVerifyResponse } from '../../../shared/schemas';
 import { ensureCognitoUser } from '../../common/cognito-users';
 import { httpHandler, ok } from '../../common/http';
+import { issuerStillAdmin } from '../../common/invite';
 import { getAccount } from '../../common/repositories/accounts';
 import {
   expiresIn,
@@ -30,6 +31,7 @@ const invitationRegistration = async (email: string, code: string): Promise<Regi
   const invitation = await getInvitation(email);
   if (!invitation || invitation.codeUsed || invitationExpired(invitation)) return undefined;
   if (!secretsEqual(invitation.activationCode, code)) return undefined;
+  if (!(await issuerStillAdmin(invitation))) return undefined;
   const cognitoUsername = await bindCognitoUsername(invitation.email, randomUUID());
   if (!cognitoUsername) return undefined;
   const userId = await ensureCognitoUser(cognitoUsername, invitation.email);

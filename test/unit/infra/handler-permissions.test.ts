@@ -217,13 +217,15 @@ const USERNAME = '6b1c1f0e-2f6a-4a51-9d07-3c2b0f7e9a10';
 const USER_ID = '0d3c6c5e-9a6b-4e1f-8f43-6f5f1b2a7c90';
 const CLIENT_ID = 'app-client-id';
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** An invitation created yesterday: pending, its code good for six more days. */
+/** The admin who created the scenarios' invitation (an active admin: the invitation still works). */
+const ISSUER_ID = '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d';
+/** An invitation created yesterday by an admin: pending, its code good for six more days. */
 const invitation = (overrides: Item = {}): Item => ({
   email: EMAIL,
   activationCode: CODE,
   codeUsed: false,
   roles: ['users'],
-  createdBy: '00000000-0000-0000-0000-000000000000',
+  createdBy: ISSUER_ID,
   createdAt: new Date(Date.now() - DAY_MS).toISOString(),
   expiresAt: new Date(Date.now() + 6 * DAY_MS).toISOString(),
   cognitoUsername: USERNAME,
@@ -282,6 +284,7 @@ const accountItem = (overrides: Item = {}): Item => ({
   updatedAt: '2025-01-02T00:00:00.000Z',
   ...overrides,
 });
+const issuerAccount = accountItem({ userId: ISSUER_ID, email: 'issuer@example.com', roles: ['admins'] });
 /** Only the attributes a read's `ProjectionExpression` names, as DynamoDB answers it. */
 const projected = (
   item: Item,
@@ -621,8 +624,10 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
     {
       name: 'a valid code prepares the registration',
       event: { body: { email: EMAIL, activationCode: 'ABCD-EFGH-JKMN-PQRS' } },
-      ddb: (call) => {
+      ddb: (call, command) => {
         if (on('GetItem', 'invitations', call)) return { Item: invitation({ cognitoUsername: undefined }) };
+        if (on('GetItem', 'accounts', call) && call.keys[0] === ISSUER_ID)
+          return found(issuerAccount, command);
         if (on('UpdateItem', 'invitations', call)) return { Attributes: invitation() };
         return undefined;
       },
@@ -649,8 +654,10 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       event: {
         body: { email: EMAIL, activationCode: CODE, cognitoUsername: USERNAME, registrationResponse },
       },
-      ddb: (call) => {
+      ddb: (call, command) => {
         if (on('GetItem', 'invitations', call)) return { Item: invitation() };
+        if (on('GetItem', 'accounts', call) && call.keys[0] === ISSUER_ID)
+          return found(issuerAccount, command);
         if (on('GetItem', 'authChallenges', call)) return { Item: registrationChallenge('invitation') };
         return undefined;
       },

@@ -1,0 +1,90 @@
+/**
+ * Issue 11: an invitation activates only while the admin who created it, or last resent it, is still
+ * an active admin; otherwise verify-activation answers `{valid:false}` like every other wrong answer,
+ * and a registration already under way is refused. Invitations the operator made (`npm run invite`,
+ * the bootstrap) have no admin whose standing could lapse: the bootstrap admin's activation in
+ * `startPeople` goes through that path.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_MESSAGES } from '../../shared/messages';
+import { startPeople, type People } from '../fixtures/health-people';
+import { SoftwareAuthenticator } from '../fixtures/software-authenticator';
+
+let world: People<'deputy'>;
+beforeAll(async () => {
+  world = await startPeople({ deputy: { email: 'deputy@example.com', roles: ['admins'] } });
+}, 120_000);
+afterAll(() => world?.stop());
+
+const inviteAs = async (idToken: string, email: string) => {
+  const answer = await world.http.request<{ activationCode: string }>(
+    'POST',
+    '/internal/v1/admin/invitations',
+    {
+      token: idToken,
+      json: { email },
+    },
+  );
+  expect(answer.status).toBe(201);
+  return answer.body.activationCode;
+};
+const check = (email: string, activationCode: string) =>
+  world.http.request<{ valid: boolean; cognitoUsername: string; registrationOptions: never }>(
+    'POST',
+    '/v1/auth/verify-activation',
+    { json: { email, activationCode } },
+  );
+const setDeputy = (path: 'roles' | 'disable' | 'enable', json?: unknown) =>
+  world.http.request(
+    path === 'roles' ? 'PUT' : 'POST',
+    `/internal/v1/admin/users/${world.people.deputy.userId}/${path}`,
+    { token: world.admin.idToken, ...(json !== undefined && { json }) },
+  );
+
+describe('invitations and the standing of the admin who issued them', () => {
+  it("voids a demoted admin's invitations until another admin resends them", async () => {
+    const code = await inviteAs(world.people.deputy.idToken, 'by.deputy@example.com');
+    expect((await check('by.deputy@example.com', code)).body.valid).toBe(true);
+
+    expect((await setDeputy('roles', { roles: ['users'] })).status).toBe(200);
+    expect((await check('by.deputy@example.com', code)).body).toEqual({ valid: false });
+
+    const resent = await world.http.request<{ activationCode: string }>(
+      'POST',
+      '/internal/v1/admin/invitations/by.deputy%40example.com/resend',
+      { token: world.admin.idToken },
+    );
+    expect((await check('by.deputy@example.com', resent.body.activationCode)).body.valid).toBe(true);
+    const person = await world.http.activate('by.deputy@example.com', resent.body.activationCode);
+    expect(person.userId).toBeTruthy();
+  });
+
+  it('refuses a registration under way when its admin is disabled meanwhile, and accepts it again once they are enabled', async () => {
+    expect((await setDeputy('roles', { roles: ['admins'] })).status).toBe(200);
+    const deputyToken =
+      (await world.http.signIn(world.people.deputy.authenticator as SoftwareAuthenticator)).idToken ?? '';
+    const code = await inviteAs(deputyToken, 'midway@example.com');
+    const verified = await check('midway@example.com', code);
+    expect(verified.body.valid).toBe(true);
+
+    expect((await setDeputy('disable')).status).toBe(200);
+    const device = new SoftwareAuthenticator(world.stack.origin);
+    const registration = {
+      email: 'midway@example.com',
+      activationCode: code,
+      cognitoUsername: verified.body.cognitoUsername,
+      registrationResponse: device.createCredential(verified.body.registrationOptions),
+    };
+    const refused = await world.http.request('POST', '/v1/auth/register-passkey', { json: registration });
+    expect(refused).toMatchObject({ status: 400, body: { message: API_MESSAGES.registrationFailed } });
+    expect(
+      (await world.scan('passkeys')).some(
+        (item) => item.credentialId === registration.registrationResponse.id,
+      ),
+    ).toBe(false);
+
+    expect((await setDeputy('enable')).status).toBe(200);
+    const accepted = await world.http.request('POST', '/v1/auth/register-passkey', { json: registration });
+    expect(accepted.status).toBe(200);
+  });
+});
