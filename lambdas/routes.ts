@@ -252,8 +252,10 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
         // Reads a recovery code.
         { actions: ['GetItem'], keys: ['recovery#*'] },
       ],
-      // The account a recovery code is for.
+      // The account a recovery code is for, and the standing of the invitation's admin.
       accounts: [{ actions: ['GetItem'] }],
+      // Records every refused code.
+      auditEvents: [{ actions: ['PutItem'] }],
     },
     cognitoActions: ['AdminCreateUser', 'AdminGetUser'],
     webauthn: true,

@@ -48,6 +48,12 @@ describe('invitations and the standing of the admin who issued them', () => {
 
     expect((await setDeputy('roles', { roles: ['users'] })).status).toBe(200);
     expect((await check('by.deputy@example.com', code)).body).toEqual({ valid: false });
+    // Refused attempts leave a trace: the email and the reason, never the code.
+    const failed = (await world.scan('auditEvents')).filter((event) => event.type === 'activation.failed');
+    expect(failed.map((event) => event.details)).toEqual([
+      { email: 'by.deputy@example.com', reason: 'issuer-not-admin' },
+    ]);
+    expect(JSON.stringify(failed)).not.toContain(code);
 
     const resent = await world.http.request<{ activationCode: string }>(
       'POST',

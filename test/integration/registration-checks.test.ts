@@ -59,6 +59,22 @@ describe('registration checks', () => {
     expect(tooLong.answer).toMatchObject(refused);
     expect(await world.scan('passkeys')).toEqual(before);
     expect(await pendingInvitation('long.id@example.com')).toBe(false);
+    const failures = (await world.scan('auditEvents')).filter((event) => event.type === 'activation.failed');
+    expect(failures.map((event) => event.details)).toEqual([
+      { email: 'long.id@example.com', reason: 'registration-refused' },
+    ]);
+    const wrong = await world.http.request('POST', '/v1/auth/verify-activation', {
+      json: { email: 'long.id@example.com', activationCode: 'ZZZZ-ZZZZ-ZZZZ-ZZZZ' },
+    });
+    expect(wrong.body).toEqual({ valid: false });
+    const afterWrong = (await world.scan('auditEvents')).filter(
+      (event) => event.type === 'activation.failed',
+    );
+    expect(afterWrong.map((event) => event.details)).toContainEqual({
+      email: 'long.id@example.com',
+      reason: 'wrong-code',
+    });
+    expect(JSON.stringify(afterWrong)).not.toContain('ZZZZ');
 
     const longest = await activateWith('long.id@example.com', code, { credentialIdBytes: 1023 });
     expect(longest.answer.status).toBe(200);

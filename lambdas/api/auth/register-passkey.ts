@@ -25,9 +25,9 @@ import {
 import { API_MESSAGES } from '../../../shared/messages';
 import { registerPasskeyRequestSchema, type UserProfile } from '../../../shared/schemas';
 import { issuePasskeyProof } from '../../cognito/passkey-proof';
-import { auditTransactItem, originOf } from '../../common/audit';
+import { auditTransactItem, originOf, recordAudit } from '../../common/audit';
 import { ddb } from '../../common/aws';
-import { BadRequest, Conflict } from '../../common/errors';
+import { BadRequest, Conflict, HttpError } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import {
   consumeRegistrationChallengeItem,
@@ -142,23 +142,42 @@ export const handler = httpHandler(
   { auth: 'public', body: registerPasskeyRequestSchema },
   async ({ body, event }) => {
     const origin = originOf(event);
-    const invitation = await getInvitation(body.email);
-    const invitationCode = invitation && secretsEqual(invitation.activationCode, body.activationCode);
-    if (!invitationCode || invitation.codeUsed) {
-      // Not a pending invitation's code: a recovery code, or nothing.
-      const recovery = await findRecovery(body.email);
-      if (recovery && secretsEqual(recovery.activationCode, body.activationCode)) {
-        const pending = await recover(body, recovery, origin);
-        return ok(await proofFor(pending));
-      }
-      if (invitationCode) throw new Conflict(API_MESSAGES.activationCodeUsed);
-      throw rejected();
+    try {
+      return await register(body, origin);
+    } catch (error) {
+      // Every failed activation leaves a trace (issue 11): the email and a reason code, never the code.
+      if (error instanceof HttpError && (error.statusCode === 400 || error.statusCode === 409))
+        await recordAudit(origin, {
+          type: 'activation.failed',
+          outcome: 'failure',
+          details: {
+            email: body.email,
+            reason: error.statusCode === 409 ? 'code-used' : 'registration-refused',
+          },
+        });
+      throw error;
     }
-    if (invitationExpired(invitation) || !(await issuerStillAdmin(invitation))) throw rejected();
-    const pending = await activate(body, invitation, origin);
-    return ok(await proofFor(pending));
   },
 );
+
+/** The registration itself: an invitation's first passkey, or a recovery's. */
+const register = async (body: Body, origin: RequestOrigin) => {
+  const invitation = await getInvitation(body.email);
+  const invitationCode = invitation && secretsEqual(invitation.activationCode, body.activationCode);
+  if (!invitationCode || invitation.codeUsed) {
+    // Not a pending invitation's code: a recovery code, or nothing.
+    const recovery = await findRecovery(body.email);
+    if (recovery && secretsEqual(recovery.activationCode, body.activationCode)) {
+      const pending = await recover(body, recovery, origin);
+      return ok(await proofFor(pending));
+    }
+    if (invitationCode) throw new Conflict(API_MESSAGES.activationCodeUsed);
+    throw rejected();
+  }
+  if (invitationExpired(invitation) || !(await issuerStillAdmin(invitation))) throw rejected();
+  const pending = await activate(body, invitation, origin);
+  return ok(await proofFor(pending));
+};
 
 const proofFor = async (pending: RegistrationChallenge) => ({
   userId: pending.userId,

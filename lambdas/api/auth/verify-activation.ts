@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { REGISTRATION_CHALLENGE_TTL_SECONDS } from '../../../shared/constants';
 import { verifyActivationRequestSchema, type ActivationVerifyResponse } from '../../../shared/schemas';
+import { originOf, recordAudit } from '../../common/audit';
 import { ensureCognitoUser } from '../../common/cognito-users';
 import { httpHandler, ok } from '../../common/http';
 import { issuerStillAdmin } from '../../common/invite';
@@ -26,14 +27,19 @@ const INVALID: ActivationVerifyResponse = { valid: false };
 
 type Registration = Omit<RegistrationChallenge, 'challenge' | 'expiresAt'>;
 
-/** The registration an invitation's code opens: the invitation's own (reserved) Cognito user. */
-const invitationRegistration = async (email: string, code: string): Promise<Registration | undefined> => {
+/** Why an activation code was refused, as the audit log names it (never shown to the caller). */
+type Refusal = 'no-invitation' | 'wrong-code' | 'code-used' | 'expired' | 'issuer-not-admin';
+
+/** The registration an invitation's code opens (the invitation's own reserved Cognito user), or why not. */
+const invitationRegistration = async (email: string, code: string): Promise<Registration | Refusal> => {
   const invitation = await getInvitation(email);
-  if (!invitation || invitation.codeUsed || invitationExpired(invitation)) return undefined;
-  if (!secretsEqual(invitation.activationCode, code)) return undefined;
-  if (!(await issuerStillAdmin(invitation))) return undefined;
+  if (!invitation) return 'no-invitation';
+  if (!secretsEqual(invitation.activationCode, code)) return 'wrong-code';
+  if (invitation.codeUsed) return 'code-used';
+  if (invitationExpired(invitation)) return 'expired';
+  if (!(await issuerStillAdmin(invitation))) return 'issuer-not-admin';
   const cognitoUsername = await bindCognitoUsername(invitation.email, randomUUID());
-  if (!cognitoUsername) return undefined;
+  if (!cognitoUsername) return 'code-used';
   const userId = await ensureCognitoUser(cognitoUsername, invitation.email);
   return {
     purpose: 'invitation',
@@ -61,11 +67,20 @@ const recoveryRegistration = async (email: string, code: string): Promise<Regist
 
 export const handler = httpHandler(
   { auth: 'public', body: verifyActivationRequestSchema },
-  async ({ body }) => {
+  async ({ body, event }) => {
     const code = body.activationCode ?? '';
+    const byInvitation = await invitationRegistration(body.email, code);
     const registration =
-      (await invitationRegistration(body.email, code)) ?? (await recoveryRegistration(body.email, code));
-    if (!registration) return ok(INVALID);
+      typeof byInvitation === 'string' ? await recoveryRegistration(body.email, code) : byInvitation;
+    if (!registration) {
+      // Every failed attempt leaves a trace (issue 11): the email and the reason, never the code.
+      await recordAudit(originOf(event), {
+        type: 'activation.failed',
+        outcome: 'failure',
+        details: { email: body.email, reason: byInvitation as Refusal },
+      });
+      return ok(INVALID);
+    }
 
     const registrationOptions = await registrationOptionsFor(registration);
     await putRegistrationChallenge({

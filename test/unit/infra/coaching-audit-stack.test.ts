@@ -223,6 +223,7 @@ describe('audit table', () => {
 describe('audit log grants', () => {
   /** Every function that records events, reviewed by hand against the handlers. */
   const WRITERS = [
+    'VerifyActivation',
     'RegisterPasskey',
     'VerifyWebauthn',
     'CreateInvitation',

@@ -636,6 +636,15 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       expectResult: validActivation,
     },
     {
+      name: 'a wrong code is refused and recorded',
+      event: { body: { email: EMAIL, activationCode: 'ZZZZ-ZZZZ-ZZZZ-ZZZZ' } },
+      ddb: (call) => (on('GetItem', 'invitations', call) ? { Item: invitation() } : undefined),
+      expectResult: (result) => {
+        status(200)(result);
+        expect(bodyOf(result)).toEqual({ valid: false });
+      },
+    },
+    {
       name: 'a recovery code of an activated person prepares a registration for their account',
       event: { body: { email: EMAIL, activationCode: RECOVERY_CODE } },
       ddb: (call, command) => {
