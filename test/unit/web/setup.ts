@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import type { WebEnv } from '../../../web/src/config/env';
 
@@ -12,6 +12,10 @@ const testConfig: WebEnv = {
   cognitoEndpoint: undefined,
 };
 Object.assign(globalThis, { __WEB_CONFIG__: testConfig });
+
+// Lazy route chunks load through the module graph; on a loaded 2-core CI machine that can take more
+// than the default 1 s `findBy*` waits for. A wait still fails when the element never appears.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();

@@ -104,7 +104,7 @@ describe('dashboard shell', () => {
     cognito.signOut.mockRejectedValue(new Error(MESSAGES.networkError));
     await app.user.click(screen.getByRole('button', { name: 'Sign Out' }));
     await waitFor(() => expect(app.location().pathname).toBe('/signin'));
-    expect(screen.getByRole('button', { name: MESSAGES.signInWithPasskey })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: MESSAGES.signInWithPasskey })).toBeInTheDocument();
   });
 
   it('forgets cached data on sign-out', async () => {
