@@ -95,6 +95,13 @@ export const lambdaEnvironment = (stack: LocalStackFile): Record<string, string>
   ...tableEnvironment(stack.tables),
 });
 
+/** The answer to a request for another host name than the local origin's. */
+export const MISDIRECTED = 'This server answers only for its own origin.';
+
+/** Whether a request's Host header names the local origin (`localhost:<port>`), in any case. */
+export const hostIsLocal = (host: string | undefined, port: number): boolean =>
+  host?.toLowerCase() === `localhost:${port}`;
+
 export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
   // WebAuthn accepts http only on the host name localhost (not 127.0.0.1).
   const origin = `http://localhost:${options.port}`;
@@ -166,6 +173,13 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     });
 
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      // Only this origin's Host (issue 11): a page on another name that resolves here (DNS
+      // rebinding) reaches neither the API, the Cognito endpoint nor the SPA.
+      if (!hostIsLocal(req.headers.host, options.port)) {
+        res.writeHead(421, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        res.end(JSON.stringify({ message: MISDIRECTED }));
+        return;
+      }
       const route = async () => {
         if (await cognito.handle(req, res)) return;
         if (await api.handle(req, res)) return;

@@ -3,11 +3,12 @@
  * own data folder), the admin flows, the profile, authorization on every route, bad input, restarts.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../infra/local/dynamodb-local';
-import { LOCAL_CLIENT_ID, startLocalStack, type LocalStack } from '../../infra/local/stack';
+import { LOCAL_CLIENT_ID, MISDIRECTED, startLocalStack, type LocalStack } from '../../infra/local/stack';
 import { ROUTES } from '../../lambdas/routes';
 import { API_MESSAGES, VALIDATION } from '../../shared/messages';
 import { codeFromLink, createHttpClient } from '../fixtures/http-client';
@@ -459,5 +460,47 @@ describe('bad input changes nothing', () => {
     });
     expect(register.status).toBe(400);
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('only its own origin (issue 11)', () => {
+  /** A raw request with the Host header a page on another name (DNS rebinding) would send. */
+  const withHost = (host: string, method: string, path: string, body?: string) =>
+    new Promise<{ status: number; body: string }>((resolvePromise, reject) => {
+      const request = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method,
+          path,
+          headers: { host, ...(body !== undefined && { 'content-type': 'application/x-amz-json-1.1' }) },
+        },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolvePromise({ status: response.statusCode ?? 0, body: text }));
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+  const listUsers = JSON.stringify({ UserPoolId: 'us-west-2_localpool' });
+
+  it('answers 421 to the API, the Cognito endpoint and the SPA for any other Host, and changes nothing', async () => {
+    for (const host of [
+      'evil.example',
+      `evil.example:${port}`,
+      `127.0.0.1:${port}`,
+      `localhost:${port + 1}`,
+    ]) {
+      const api = await withHost(host, 'GET', '/v1/users/me');
+      expect(api, host).toMatchObject({ status: 421 });
+      expect(JSON.parse(api.body)).toEqual({ message: MISDIRECTED });
+      expect((await withHost(host, 'POST', '/cognito/', listUsers)).status, host).toBe(421);
+      expect((await withHost(host, 'GET', '/'))?.status, host).toBe(421);
+    }
+    // Its own Host still reaches each part: the API (401 without a token) and the JWKS.
+    expect((await withHost(`localhost:${port}`, 'GET', '/v1/users/me')).status).toBe(401);
+    expect((await withHost(`LOCALHOST:${port}`, 'GET', '/v1/users/me')).status).toBe(401);
   });
 });
