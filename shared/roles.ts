@@ -2,8 +2,6 @@ import { ROLE_GROUPS, type Role, type RoleGroup } from './constants';
 
 const GROUP_TO_ROLE: Record<RoleGroup, Role> = { admins: 'admin', coaches: 'coach', users: 'user' };
 
-const isRoleGroup = (value: string): value is RoleGroup => (ROLE_GROUPS as readonly string[]).includes(value);
-
 /**
  * Group names from a `cognito:groups` claim in any of the shapes it arrives in: a JSON list
  * (the token itself), a comma-separated string, or API Gateway's flattened `[admins users]`.
@@ -24,20 +22,17 @@ export const parseGroupClaim = (claim: unknown): string[] => {
     .filter(Boolean);
 };
 
-/** Known role groups of a claim, in the order admins, coaches, users, without duplicates. */
-export const roleGroupsFromClaim = (claim: unknown): RoleGroup[] => {
-  const groups = new Set(parseGroupClaim(claim).filter(isRoleGroup));
-  return ROLE_GROUPS.filter((g) => groups.has(g));
+/** Role groups in one order (admins, coaches, users), so two lists with the same roles compare equal. */
+export const canonicalRoles = (roles: Iterable<string>): RoleGroup[] => {
+  const present = new Set(roles);
+  return ROLE_GROUPS.filter((role) => present.has(role));
 };
+
+/** Known role groups of a claim, in the order admins, coaches, users, without duplicates. */
+export const roleGroupsFromClaim = (claim: unknown): RoleGroup[] => canonicalRoles(parseGroupClaim(claim));
 
 /** Roles (admin, coach, user) of a group claim; unknown groups are ignored. */
 export const rolesFromClaim = (claim: unknown): Role[] =>
   roleGroupsFromClaim(claim).map((g) => GROUP_TO_ROLE[g]);
 
 export const roleOfGroup = (group: RoleGroup): Role => GROUP_TO_ROLE[group];
-
-/** Role groups in one order (admins, coaches, users), so two lists with the same roles compare equal. */
-export const canonicalRoles = (roles: Iterable<string>): RoleGroup[] => {
-  const present = new Set(roles);
-  return ROLE_GROUPS.filter((role) => present.has(role));
-};

@@ -1,4 +1,7 @@
-/** Deleting many items by key: BatchWriteItem, 25 keys a call, until DynamoDB has taken every one. */
+/**
+ * Deleting many items by key (BatchWriteItem, 25 keys a call, until DynamoDB has taken every one), and
+ * finding them (a paged Query for the named attributes only).
+ */
 import { BatchWriteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb } from './aws';
 
@@ -17,11 +20,11 @@ export const batchDeleteAll = async (tableName: string, keys: readonly Key[]): P
 };
 
 /** The named attributes (only) of every item a Query finds, page after page. */
-export const queryKeys = async (
+export const queryAttributes = async (
   input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'ProjectionExpression'>,
-  keyNames: readonly string[],
+  attributes: readonly string[],
 ): Promise<Key[]> => {
-  const names = Object.fromEntries(keyNames.map((name, i) => [`#k${i}`, name]));
+  const names = Object.fromEntries(attributes.map((name, i) => [`#k${i}`, name]));
   const keys: Key[] = [];
   let startKey: Key | undefined;
   do {
@@ -34,7 +37,7 @@ export const queryKeys = async (
       }),
     );
     keys.push(
-      ...(page.Items ?? []).map((item) => Object.fromEntries(keyNames.map((name) => [name, item[name]]))),
+      ...(page.Items ?? []).map((item) => Object.fromEntries(attributes.map((name) => [name, item[name]]))),
     );
     startKey = page.LastEvaluatedKey;
   } while (startKey);

@@ -10,7 +10,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableKey } from '../../shared/tables';
 import { auditTransactItem, type RequestOrigin } from './audit';
 import { ddb } from './aws';
-import { batchDeleteAll, queryKeys } from './batch-write';
+import { batchDeleteAll, queryAttributes } from './batch-write';
 import { tableName } from './env';
 import { deleteCognitoUser, signOutEverywhere } from './cognito-users';
 import type { AccountRecord } from './repositories/accounts';
@@ -25,7 +25,7 @@ const deleteItem = async (table: TableKey, Key: Record<string, unknown>) => {
 const healthKeys = async (userId: string) => {
   const table = tableName('healthRecords');
   const byOwner = (owner: string) =>
-    queryKeys(
+    queryAttributes(
       {
         TableName: table,
         IndexName: 'byOwner',
@@ -35,7 +35,7 @@ const healthKeys = async (userId: string) => {
       },
       ['pk', 'sk'],
     );
-  const references = queryKeys(
+  const references = queryAttributes(
     {
       TableName: table,
       KeyConditionExpression: 'pk = :pk',
@@ -49,7 +49,7 @@ const healthKeys = async (userId: string) => {
 /** The clients this person coaches (their state items name them in `byCoach`). */
 const clientsOf = async (coachId: string): Promise<string[]> =>
   (
-    await queryKeys(
+    await queryAttributes(
       {
         TableName: tableName('coaching'),
         IndexName: 'byCoach',
@@ -72,7 +72,7 @@ export const eraseAccount = async (
   await deleteCognitoUser(account.cognitoUsername);
 
   await batchDeleteAll(tableName('healthRecords'), await healthKeys(userId));
-  const notes = await queryKeys(
+  const notes = await queryAttributes(
     {
       TableName: tableName('coaching'),
       KeyConditionExpression: 'pk = :pk',

@@ -14,7 +14,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { confirmDeleteUser, confirmResetAccess } from '../../shared/account';
-import { runInvite } from '../fixtures/npm-start';
 import { auditBothSizes } from './support/audit';
 import {
   launchChromium,
@@ -38,6 +37,7 @@ import {
   userRow,
   userRowLocator,
   localInput,
+  inviteFromCli,
 } from './support/ui';
 
 const origin = inject('origin');
@@ -63,11 +63,7 @@ const state: {
 const devices: Device[] = [];
 
 beforeAll(async () => {
-  const invited = runInvite(['--email', ADMIN, '--role', 'admins'], {
-    LOCAL_DATA_DIR: inject('localDataDir'),
-  });
-  expect(invited.status, invited.stderr).toBe(0);
-  adminLink = /^Activation link: (\S+)$/m.exec(invited.stdout)?.[1] ?? '';
+  adminLink = inviteFromCli(ADMIN, 'admins');
   browser = await launchChromium();
 });
 afterAll(async () => {

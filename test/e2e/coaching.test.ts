@@ -7,7 +7,6 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { runInvite } from '../fixtures/npm-start';
 import { auditBothSizes } from './support/audit';
 import { launchChromium, openDeviceForTest } from './support/browser';
 import {
@@ -19,6 +18,7 @@ import {
   openFromSidebar,
   openUserManagement,
   localInput,
+  inviteFromCli,
 } from './support/ui';
 
 const origin = inject('origin');
@@ -30,11 +30,7 @@ let browser: Browser;
 let adminLink: string;
 
 beforeAll(async () => {
-  const invited = runInvite(['--email', ADMIN, '--role', 'admins'], {
-    LOCAL_DATA_DIR: inject('localDataDir'),
-  });
-  expect(invited.status, invited.stderr).toBe(0);
-  adminLink = /^Activation link: (\S+)$/m.exec(invited.stdout)?.[1] ?? '';
+  adminLink = inviteFromCli(ADMIN, 'admins');
   browser = await launchChromium();
 });
 afterAll(async () => {

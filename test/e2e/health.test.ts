@@ -8,7 +8,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { runInvite } from '../fixtures/npm-start';
 import { expectNoSeriousViolations, saveScreenshot } from './support/audit';
 import { DESKTOP, launchChromium, openDeviceForTest, PHONE, type Passkey } from './support/browser';
 import {
@@ -18,6 +17,7 @@ import {
   openFromSidebar,
   signInWithPasskey,
   localInput,
+  inviteFromCli,
 } from './support/ui';
 
 const origin = inject('origin');
@@ -27,11 +27,7 @@ let link: string;
 let passkey: Passkey | undefined;
 
 beforeAll(async () => {
-  const invited = runInvite(['--email', EMAIL, '--role', 'users'], {
-    LOCAL_DATA_DIR: inject('localDataDir'),
-  });
-  expect(invited.status, invited.stderr).toBe(0);
-  link = /^Activation link: (\S+)$/m.exec(invited.stdout)?.[1] ?? '';
+  link = inviteFromCli(EMAIL, 'users');
   browser = await launchChromium();
 });
 afterAll(async () => {

@@ -5,7 +5,6 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { runInvite } from '../fixtures/npm-start';
 import { expectNoSeriousViolations, saveScreenshot } from './support/audit';
 import { DESKTOP, launchChromium, openDeviceForTest, PHONE, type Viewport } from './support/browser';
 import type { OnboardingDetails } from './support/people';
@@ -16,6 +15,7 @@ import {
   onboardingDialog,
   openUserManagement,
   waitForPath,
+  inviteFromCli,
 } from './support/ui';
 
 const VIEWPORTS: readonly Viewport[] = [DESKTOP, PHONE];
@@ -27,15 +27,6 @@ const SCREENS_ADMIN_DETAILS: OnboardingDetails = {
   familyName: 'Rivera',
   dateOfBirth: '1982-03-14',
   height: { cm: 178 },
-};
-
-/** `npm run invite -- --email ... --role ...` against the running stack; answers the printed link. */
-const inviteFromCli = (email: string, role: 'admins' | 'coaches' | 'users'): string => {
-  const result = runInvite(['--email', email, '--role', role], { LOCAL_DATA_DIR: inject('localDataDir') });
-  expect(result.status, result.stderr).toBe(0);
-  const link = /^Activation link: (\S+)$/m.exec(result.stdout)?.[1];
-  if (!link) throw new Error(`npm run invite printed no link:\n${result.stdout}`);
-  return link;
 };
 
 let browser: Browser;

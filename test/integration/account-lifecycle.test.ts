@@ -268,6 +268,15 @@ describe('passkeys (SPEC-2 section 3.1)', () => {
       body: { message: API_MESSAGES.registrationFailed },
     });
     expect(await passkeysOf(idToken)).toHaveLength(1);
+
+    // Someone who never asked for options has no challenge: a registration made for another
+    // person's options is refused too.
+    const coach = await fresh(world.people.coach);
+    const borrowed = new SoftwareAuthenticator(world.stack.origin).createCredential(options.body);
+    expect(
+      await api('POST', '/v1/users/me/passkeys', coach.idToken, { registrationResponse: borrowed }),
+    ).toMatchObject({ status: 400, body: { message: API_MESSAGES.registrationFailed } });
+    expect(await passkeysOf(coach.idToken)).toHaveLength(1);
   });
 });
 

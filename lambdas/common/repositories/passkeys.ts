@@ -4,7 +4,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { VerifiedRegistrationResponse } from '@simplewebauthn/server';
 import { ddb, type TransactItem } from '../aws';
 import { batchGetAll } from '../batch-get';
-import { queryKeys } from '../batch-write';
+import { queryAttributes } from '../batch-write';
 import { tableName } from '../env';
 
 const table = () => tableName('passkeys');
@@ -51,7 +51,7 @@ export const getPasskeySummaries = async (credentialIds: Iterable<string>): Prom
 /** Every passkey id of a person, through `byUser` (for erasing an account whose list may be gone). */
 export const findPasskeyIdsOfUser = async (userId: string): Promise<string[]> =>
   (
-    await queryKeys(
+    await queryAttributes(
       {
         TableName: table(),
         IndexName: 'byUser',

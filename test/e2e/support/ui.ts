@@ -4,7 +4,8 @@
  * fixed delay.
  */
 import type { Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
+import { runInvite } from '../../fixtures/npm-start';
 import { ROLE_LABELS, type OnboardingDetails, type Role } from './people';
 
 const POLL = { timeout: 15_000, interval: 100 } as const;
@@ -211,3 +212,12 @@ export const inviteAndCopyLink = async (
 /** A `datetime-local` input's value for this many minutes ago (UTC, as the browser's zone is UTC). */
 export const localInput = (minutesAgo: number): string =>
   new Date(Date.now() - minutesAgo * 60_000).toISOString().slice(0, 16);
+
+/** `npm run invite -- --email ... --role ...` against the running stack; answers the printed link. */
+export const inviteFromCli = (email: string, role: 'admins' | 'coaches' | 'users'): string => {
+  const result = runInvite(['--email', email, '--role', role], { LOCAL_DATA_DIR: inject('localDataDir') });
+  expect(result.status, result.stderr).toBe(0);
+  const link = /^Activation link: (\S+)$/m.exec(result.stdout)?.[1];
+  if (!link) throw new Error(`npm run invite printed no link:\n${result.stdout}`);
+  return link;
+};
