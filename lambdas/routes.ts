@@ -342,6 +342,17 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     cognitoActions: [],
   },
   {
+    id: 'SignOut',
+    method: 'POST',
+    path: '/v1/users/me/sign-out',
+    auth: 'user',
+    entry: 'lambdas/api/users/sign-out.ts',
+    // Records the signed-out session on the account, or moves `tokensValidAfter` for every session.
+    tables: { accounts: [{ actions: ['UpdateItem'] }] },
+    // Everywhere: Cognito revokes every refresh token of the person as well.
+    cognitoActions: ['AdminUserGlobalSignOut'],
+  },
+  {
     id: 'ListInvitations',
     method: 'GET',
     path: '/internal/v1/admin/invitations',

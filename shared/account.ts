@@ -105,3 +105,7 @@ export type IssuedCode = z.infer<typeof issuedCodeSchema>;
 
 export const deleteMeRequestSchema = z.strictObject({ confirmEmail: normalizedEmailSchema });
 export type DeleteMeRequest = z.infer<typeof deleteMeRequestSchema>;
+
+/** POST /v1/users/me/sign-out: this session only, or with `everywhere` every session of the person. */
+export const signOutRequestSchema = z.strictObject({ everywhere: z.optional(z.boolean()) });
+export type SignOutRequest = z.infer<typeof signOutRequestSchema>;

@@ -32,6 +32,8 @@ export interface Caller {
   readonly issuedAt: number;
   /** Epoch seconds of the sign-in the token descends from (kept across refreshes). */
   readonly authTime: number;
+  /** The session (`origin_jti`): one sign-in and every token refreshed from it. */
+  readonly originJti: string;
 }
 
 export interface RequestContext<Body, C extends Caller | null = Caller | null, Query = undefined> {
@@ -122,7 +124,10 @@ const callerFrom = (event: APIGatewayProxyEvent): Caller | null => {
   if (claims.aud !== userPoolClientId()) return null;
   const issuedAt = claimSeconds(claims.iat);
   const authTime = claimSeconds(claims.auth_time);
-  if (issuedAt === undefined || authTime === undefined) return null;
+  // Cognito puts `origin_jti` in every token of a client with revocation on; one without it could not
+  // be signed out, so it is not accepted.
+  const originJti = typeof claims.origin_jti === 'string' ? claims.origin_jti : '';
+  if (issuedAt === undefined || authTime === undefined || originJti === '') return null;
   return {
     sub: claims.sub,
     username: typeof claims['cognito:username'] === 'string' ? claims['cognito:username'] : claims.sub,
@@ -130,6 +135,7 @@ const callerFrom = (event: APIGatewayProxyEvent): Caller | null => {
     groups: roleGroupsFromClaim(claims['cognito:groups']),
     issuedAt,
     authTime,
+    originJti,
   };
 };
 
@@ -137,8 +143,7 @@ const authorize = async (level: AuthLevel, caller: Caller | null): Promise<void>
   if (level === 'public') return;
   if (!caller) throw new Unauthorized(API_MESSAGES.unauthorized);
   // A token of a disabled, deleted or reset person, or one with roles that changed, ends here.
-  if (!(await sessionIsValid({ sub: caller.sub, groups: caller.groups, authTime: caller.authTime })))
-    throw new Unauthorized(API_MESSAGES.unauthorized);
+  if (!(await sessionIsValid(caller))) throw new Unauthorized(API_MESSAGES.unauthorized);
   if (level === 'admin' && !caller.groups.includes('admins')) throw new Forbidden(API_MESSAGES.forbidden);
   if (level === 'coach' && !caller.groups.includes('coaches')) throw new Forbidden(API_MESSAGES.forbidden);
 };

@@ -2,19 +2,27 @@
  * The session check every authenticated route makes after API Gateway verified the id token: the
  * token must belong to an account that still exists, is active, carries exactly the account's roles,
  * and descends from a sign-in (`auth_time`, which a refreshed token keeps) no earlier than the account's
- * `tokensValidAfter` (docs/decisions/044-account-lifecycle.md).
+ * `tokensValidAfter` (docs/decisions/044-account-lifecycle.md), from a session (`origin_jti`) that was
+ * not signed out (docs/decisions/048-sessions-that-end.md).
  * One consistent GetItem per request, never cached: a disable, delete, reset or role change is seen
  * by the very next request, in every Lambda at once.
  */
 import type { RoleGroup } from '../../shared/constants';
 import { canonicalRoles } from '../../shared/roles';
-import { getAccountGate } from './repositories/accounts';
+import {
+  ACCESS_TOKEN_VALIDITY_MINUTES,
+  ID_TOKEN_VALIDITY_MINUTES,
+  REFRESH_TOKEN_VALIDITY_DAYS,
+} from '../../shared/session-policy';
+import { getAccountGate, isSignedOut } from './repositories/accounts';
 
 export interface SessionClaims {
   readonly sub: string;
   readonly groups: readonly RoleGroup[];
   /** Epoch seconds of the sign-in the token descends from. */
   readonly authTime: number;
+  /** The session: the sign-in every token of it descends from, kept across refreshes and rotation. */
+  readonly originJti: string;
 }
 
 const sameRoles = (a: Iterable<string>, b: Iterable<string>): boolean =>
@@ -27,6 +35,17 @@ export const sessionIsValid = async (claims: SessionClaims): Promise<boolean> =>
     account !== undefined &&
     account.status === 'active' &&
     claims.authTime >= account.tokensValidAfter &&
+    !isSignedOut(account, claims.originJti) &&
     sameRoles(account.roles, claims.groups)
   );
 };
+
+/**
+ * When the last token a session could mint has expired (epoch seconds): its refresh token lives
+ * `REFRESH_TOKEN_VALIDITY_DAYS` from the sign-in, and a token minted just before that a lifetime more.
+ * A signed-out session is remembered until then.
+ */
+export const sessionOutlivedBy = (authTime: number): number =>
+  authTime +
+  REFRESH_TOKEN_VALIDITY_DAYS * 86_400 +
+  Math.max(ID_TOKEN_VALIDITY_MINUTES, ACCESS_TOKEN_VALIDITY_MINUTES) * 60;

@@ -2,7 +2,8 @@
  * Accounts: one item per activated person, the state every authenticated request is checked against
  * (docs/decisions/044-account-lifecycle.md). Written at activation and by every lifecycle action.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RoleGroup } from '../../../shared/constants';
 import { ddb, type TransactItem } from '../aws';
 import { tableName } from '../env';
@@ -23,12 +24,17 @@ export interface AccountRecord {
   readonly tokensValidAfter: number;
   /** The person's passkeys; never empty for an account that can sign in. */
   readonly credentialIds: Set<string>;
+  /**
+   * Sessions signed out one by one (docs/decisions/048-sessions-that-end.md): `<origin_jti> <until>`,
+   * where `until` (epoch seconds) is when the last token that session could mint has expired.
+   */
+  readonly signedOutSessions?: Set<string>;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
 
 /** What the session check reads on every authenticated request. */
-export type AccountGate = Pick<AccountRecord, 'status' | 'roles' | 'tokensValidAfter'>;
+export type AccountGate = Pick<AccountRecord, 'status' | 'roles' | 'tokensValidAfter' | 'signedOutSessions'>;
 
 /** The state the session check needs, read consistently (a change is seen by the next request). */
 export const getAccountGate = async (userId: string): Promise<AccountGate | undefined> => {
@@ -37,7 +43,7 @@ export const getAccountGate = async (userId: string): Promise<AccountGate | unde
       TableName: table(),
       Key: { userId },
       ConsistentRead: true,
-      ProjectionExpression: '#status, #roles, tokensValidAfter',
+      ProjectionExpression: '#status, #roles, tokensValidAfter, signedOutSessions',
       ExpressionAttributeNames: { '#status': 'status', '#roles': 'roles' },
     }),
   );
@@ -104,6 +110,73 @@ export const updateAccountItem = (
       ExpressionAttributeValues: values,
     },
   };
+};
+
+const signedOutEntry = (originJti: string, until: number): string => `${originJti} ${until}`;
+
+/** Whether the session (the sign-in every token of it descends from) was signed out. */
+export const isSignedOut = (gate: AccountGate, originJti: string): boolean => {
+  for (const entry of gate.signedOutSessions ?? []) if (entry.startsWith(`${originJti} `)) return true;
+  return false;
+};
+
+/**
+ * Records one session of the person as signed out until `until` (epoch seconds), then drops the
+ * entries whose sessions can no longer mint a token. False when the account is gone.
+ */
+export const recordSignedOutSession = async (
+  userId: string,
+  originJti: string,
+  until: number,
+): Promise<boolean> => {
+  try {
+    const result = await ddb.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { userId },
+        UpdateExpression: 'ADD signedOutSessions :entry',
+        ConditionExpression: 'attribute_exists(userId)',
+        ExpressionAttributeValues: { ':entry': new Set([signedOutEntry(originJti, until)]) },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    const now = Math.floor(Date.now() / 1000);
+    const entries = (result.Attributes?.signedOutSessions as Set<string> | undefined) ?? new Set();
+    const expired = [...entries].filter((entry) => Number(entry.split(' ')[1]) < now);
+    if (expired.length > 0) {
+      await ddb.send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: { userId },
+          UpdateExpression: 'DELETE signedOutSessions :expired',
+          ExpressionAttributeValues: { ':expired': new Set(expired) },
+        }),
+      );
+    }
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+};
+
+/** Ends every session of the person: tokens from sign-ins before the next second are refused. */
+export const signOutAllSessions = async (userId: string): Promise<boolean> => {
+  try {
+    await ddb.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { userId },
+        UpdateExpression: 'SET tokensValidAfter = :tva, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(userId)',
+        ExpressionAttributeValues: { ':tva': revocationSecond(), ':now': new Date().toISOString() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 };
 
 /** Transaction item checking that the acting admin is still an active admin when the change commits. */

@@ -245,6 +245,7 @@ const authorizerDate = (epochSeconds: number): string => {
   const [weekday = '', day, month, year, time] = new Date(epochSeconds * 1000).toUTCString().split(' ');
   return `${weekday.slice(0, 3)} ${month} ${day} ${time} UTC ${year}`;
 };
+const ORIGIN_JTI = 'c3b1f0a4-2d8e-4f57-9a0b-6e1d2c3b4a59';
 /** The id token's claims as API Gateway hands them over: strings only, a list of groups as `[a b]`. */
 const claims = (...groups: RoleGroup[]) => ({
   token_use: 'id',
@@ -255,6 +256,7 @@ const claims = (...groups: RoleGroup[]) => ({
   'cognito:groups': groups.length === 1 ? groups.join() : `[${groups.join(' ')}]`,
   iat: authorizerDate(SIGNED_IN_AT),
   auth_time: String(SIGNED_IN_AT),
+  origin_jti: ORIGIN_JTI,
 });
 /** The roles a `cognito:groups` claim names, in the order of ROLE_GROUPS (as accounts store them). */
 const rolesOfClaim = (claim: string | undefined): RoleGroup[] => {
@@ -725,6 +727,22 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       ddb: (call) =>
         call.action === 'GetItem' ? { Item: profile } : { Attributes: { ...profile, preferredName: 'Sam' } },
       expectResult: status(200),
+    },
+  ],
+  SignOut: [
+    {
+      name: 'the caller signs this session out (an earlier, outlived sign-out is dropped)',
+      event: { claims: claims('users'), body: {} },
+      ddb: (call) =>
+        on('UpdateItem', 'accounts', call)
+          ? { Attributes: { signedOutSessions: new Set([`${ORIGIN_JTI} 9999999999`, 'old-session 1']) } }
+          : undefined,
+      expectResult: status(204),
+    },
+    {
+      name: 'the caller signs out everywhere',
+      event: { claims: claims('users'), body: { everywhere: true } },
+      expectResult: status(204),
     },
   ],
   ListInvitations: [

@@ -559,7 +559,7 @@ describe('least-privilege IAM', () => {
     });
   });
 
-  it('lets only activation, passkey management and the admin actions change an account, and only the erase remove one', () => {
+  it('lets only activation, passkey management, sign-out and the admin actions change an account, and only the erase remove one', () => {
     const resource = tableArn(prod, 'accounts');
     const allowed = (action: string) =>
       ALL_FUNCTIONS.filter((definition) =>
@@ -581,6 +581,7 @@ describe('least-privilege IAM', () => {
       'EnableUser',
       'RegisterPasskey',
       'RemovePasskey',
+      'SignOut',
     ]);
     // The guarded transactions check that the acting admin (or, for the last admin leaving, another
     // admin) is still an active admin when the change commits (lambdas/common/account-admin.ts).

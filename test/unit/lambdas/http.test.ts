@@ -27,6 +27,7 @@ const idClaims = {
   // As API Gateway's Cognito authorizer delivers them: `iat` as a date, `auth_time` as seconds.
   iat: 'Mon Nov 23 10:00:05 UTC 2026',
   auth_time: '1795255200',
+  origin_jti: '5a0f0f38-8a34-4c2b-9d43-1d1c9b1e7f20',
 };
 
 beforeEach(() => {
@@ -101,22 +102,28 @@ describe('the HTTP wrapper', () => {
     expect(claimSeconds(undefined)).toBeUndefined();
   });
 
-  it('answers 401 when the token has no issue or sign-in time', async () => {
+  it('answers 401 when the token has no issue or sign-in time, or no session it could be signed out of', async () => {
     const { iat: _iat, ...noIat } = idClaims;
     const { auth_time: _authTime, ...noAuthTime } = idClaims;
+    const { origin_jti: _originJti, ...noOriginJti } = idClaims;
     expect((await call(mine, { method: 'GET', claims: noIat })).status).toBe(401);
     expect((await call(mine, { method: 'GET', claims: noAuthTime })).status).toBe(401);
+    expect((await call(mine, { method: 'GET', claims: noOriginJti })).status).toBe(401);
+    expect((await call(mine, { method: 'GET', claims: idClaims })).status).toBe(200);
   });
 
   it("asks the session check about the caller's sign-in, and answers 401 when it says no", async () => {
     vi.mocked(sessionIsValid).mockClear();
     const claims = { ...idClaims, 'cognito:groups': '[users]' };
     expect((await call(mine, { method: 'GET', claims })).status).toBe(200);
-    expect(sessionIsValid).toHaveBeenCalledWith({
-      sub: idClaims.sub,
-      groups: ['users'],
-      authTime: 1795255200,
-    });
+    expect(sessionIsValid).toHaveBeenCalledWith(
+      expect.objectContaining({
+        sub: idClaims.sub,
+        groups: ['users'],
+        authTime: 1795255200,
+        originJti: idClaims.origin_jti,
+      }),
+    );
     vi.mocked(sessionIsValid).mockResolvedValueOnce(false);
     expect(await call(mine, { method: 'GET', claims })).toMatchObject({
       status: 401,

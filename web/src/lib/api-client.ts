@@ -26,6 +26,8 @@ interface RequestOptions<Output> {
   schema?: WireSchema<Output>;
   /** Send the id token (default true); the /v1/auth/* calls are public. */
   auth?: boolean;
+  /** Whether a refused session signs the person out (default true); sign-out itself must not. */
+  reportEndedSession?: boolean;
   signal?: AbortSignal;
 }
 
@@ -60,7 +62,14 @@ export function apiRequest(
 ): Promise<void>;
 export async function apiRequest<Output>(
   path: string,
-  { method = 'GET', body, schema, auth = true, signal }: RequestOptions<Output> = {},
+  {
+    method = 'GET',
+    body,
+    schema,
+    auth = true,
+    reportEndedSession = true,
+    signal,
+  }: RequestOptions<Output> = {},
 ): Promise<Output | undefined> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
   if (auth) {
@@ -77,7 +86,8 @@ export async function apiRequest<Output>(
   if (!response.ok) {
     const { message, fields } = await failureOf(response);
     // The session check refused the token: the session is over (not a passkey route's re-sign-in).
-    if (auth && response.status === 401 && message === API_MESSAGES.unauthorized) reportSessionEnded();
+    if (auth && reportEndedSession && response.status === 401 && message === API_MESSAGES.unauthorized)
+      reportSessionEnded();
     throw new ApiError(response.status, message, fields);
   }
   if (response.status === 204 || !schema) return undefined;

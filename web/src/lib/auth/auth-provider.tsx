@@ -7,6 +7,7 @@ import {
   signInWithPasskeyProof,
   signOut as cognitoSignOut,
 } from './cognito';
+import { endServerSession } from './end-session';
 import { onSessionEnded } from './session-ended';
 import type { SessionUser } from './session-user';
 
@@ -77,6 +78,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const signOut = useCallback(async () => {
+    // The id token stays valid for minutes: the API must refuse it before the tokens are dropped.
+    await endServerSession();
     try {
       await cognitoSignOut();
     } catch {

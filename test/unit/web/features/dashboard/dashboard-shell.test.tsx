@@ -4,7 +4,7 @@ import { APP_VERSION } from '../../../../../shared/constants';
 import { MESSAGES } from '../../../../../shared/messages';
 import * as cognito from '../../support/cognito-mock';
 import { completeProfile, sessionUser } from '../../support/factories';
-import { fakeApi } from '../../support/fake-api';
+import { failure, fakeApi } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
@@ -91,15 +91,30 @@ describe('dashboard shell', () => {
     expect(sidebar.getByRole('button', { name: 'Sign Out' })).toBeInTheDocument();
   });
 
-  it('signs out to /signin', async () => {
+  it('signs out to /signin, asking the API to end the session before the tokens are dropped', async () => {
+    const api = fakeApi({
+      'GET /v1/users/me': completeProfile(),
+      'POST /v1/users/me/sign-out': () => {
+        // The id token is still there to sign the request with.
+        expect(cognito.signOut).not.toHaveBeenCalled();
+        return new Response(null, { status: 204 });
+      },
+    });
     const app = await openShell(['user']);
     await app.user.click(screen.getByRole('button', { name: 'Sign Out' }));
     expect(await screen.findByRole('button', { name: MESSAGES.signInWithPasskey })).toBeInTheDocument();
     expect(app.location().pathname).toBe('/signin');
     expect(cognito.signOut).toHaveBeenCalledTimes(1);
+    const [signOut] = api.callsTo('POST', '/v1/users/me/sign-out');
+    expect(signOut?.body).toEqual({});
+    expect(signOut?.headers.authorization).toBe('Bearer test-id-token');
   });
 
   it('signs out locally even when the server sign-out fails', async () => {
+    fakeApi({
+      'GET /v1/users/me': completeProfile(),
+      'POST /v1/users/me/sign-out': failure(503, 'Service Unavailable'),
+    });
     const app = await openShell(['user']);
     cognito.signOut.mockRejectedValue(new Error(MESSAGES.networkError));
     await app.user.click(screen.getByRole('button', { name: 'Sign Out' }));

@@ -1,0 +1,26 @@
+/**
+ * The API's half of signing out (docs/decisions/048-sessions-that-end.md): the server refuses this
+ * session's tokens from now on, or every session of the person with `everywhere`. Amplify's sign-out
+ * then revokes the refresh token with Cognito.
+ */
+import { apiRequest } from '../api-client';
+
+const SIGN_OUT_TIMEOUT_MS = 5_000;
+
+/** Best effort for this session: signing out locally never waits on, or fails with, the server. */
+export const endServerSession = async (): Promise<void> => {
+  try {
+    await apiRequest('/v1/users/me/sign-out', {
+      method: 'POST',
+      body: {},
+      reportEndedSession: false,
+      signal: AbortSignal.timeout(SIGN_OUT_TIMEOUT_MS),
+    });
+  } catch {
+    // Already signed out, offline, or a session the server refuses anyway.
+  }
+};
+
+/** Every session of the person, on every device; throws when the server did not confirm it. */
+export const endEverySession = (): Promise<void> =>
+  apiRequest('/v1/users/me/sign-out', { method: 'POST', body: { everywhere: true } });
