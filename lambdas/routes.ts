@@ -86,6 +86,9 @@ const ERASE_TABLES: FunctionDefinition['tables'] = {
 };
 const ERASE_COGNITO = ['AdminUserGlobalSignOut', 'AdminDeleteUser'] as const;
 
+/** The abuse-limit counters (lambdas/common/repositories/limit-counters.ts): one atomic update each. */
+const LIMIT_COUNTERS: TableGrant = { actions: ['UpdateItem'], keys: ['limit#*'] };
+
 /** SPEC-2 section 3.1: a person's own passkeys. */
 const PASSKEY_ROUTES = (): RouteDefinition[] => [
   {
@@ -251,6 +254,8 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
         { actions: ['PutItem'], keys: ['registration#*'] },
         // Reads a recovery code.
         { actions: ['GetItem'], keys: ['recovery#*'] },
+        // Counts attempts per email and per address (SPEC-2 section 5).
+        LIMIT_COUNTERS,
       ],
       // The account a recovery code is for, and the standing of the invitation's admin.
       accounts: [{ actions: ['GetItem'] }],
@@ -276,6 +281,8 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
         { actions: ['PutItem'], keys: ['proof#*'] },
         // Reads a recovery code; the recovery transaction spends it.
         { actions: ['GetItem', 'DeleteItem'], keys: ['recovery#*'] },
+        // Counts attempts per email and per address (SPEC-2 section 5).
+        LIMIT_COUNTERS,
       ],
       // The transaction stores the credential and creates the account and the profile; a recovery's
       // removes the earlier passkeys and updates the account it read.
@@ -295,8 +302,12 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     path: '/v1/auth/initiate-signin',
     auth: 'public',
     entry: 'lambdas/api/auth/initiate-signin.ts',
-    // Stores the sign-in session.
-    tables: { authChallenges: [{ actions: ['PutItem'], keys: ['session#*'] }] },
+    tables: {
+      // Stores the sign-in session; counts starts per address (SPEC-2 section 5).
+      authChallenges: [{ actions: ['PutItem'], keys: ['session#*'] }, LIMIT_COUNTERS],
+      // Records a lock.
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
     cognitoActions: [],
     webauthn: true,
   },

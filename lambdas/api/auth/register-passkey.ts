@@ -60,9 +60,17 @@ import type { RequestOrigin } from '../../common/audit';
 import { createProfileItem } from '../../common/repositories/profiles';
 import { secretsEqual } from '../../common/secrets';
 import { issuerStillAdmin } from '../../common/invite';
+import { startActivationAttempt } from '../../common/limits';
 import { verifyNewPasskey } from '../../common/webauthn';
 
 const rejected = () => new BadRequest(API_MESSAGES.registrationFailed);
+
+/** Neither the invitation's code nor a recovery's: the one refusal that counts against the email. */
+class WrongCode extends BadRequest {
+  constructor() {
+    super(API_MESSAGES.registrationFailed);
+  }
+}
 const verify = (response: Body['registrationResponse'], pending: RegistrationChallenge) =>
   verifyNewPasskey(response, pending.challenge);
 
@@ -142,23 +150,32 @@ export const handler = httpHandler(
   { auth: 'public', body: registerPasskeyRequestSchema },
   async ({ body, event }) => {
     const origin = originOf(event);
+    // SPEC-2 section 5, as for verify-activation; a completed registration costs the address nothing
+    // more (its verify-activation counted already).
+    const attempt = await startActivationAttempt(origin, body.email, { addressCountsOnlyFailures: true });
     try {
-      return await register(body, origin);
+      const answer = await register(body, origin);
+      await attempt.succeeded();
+      return answer;
     } catch (error) {
       // Every failed activation leaves a trace (issue 11): the email and a reason code, never the code.
       if (error instanceof HttpError && (error.statusCode === 400 || error.statusCode === 409))
         await recordAudit(origin, {
           type: 'activation.failed',
           outcome: 'failure',
-          details: {
-            email: body.email,
-            reason: error.statusCode === 409 ? 'code-used' : 'registration-refused',
-          },
+          details: { email: body.email, reason: refusalOf(error) },
         });
+      // Only a wrong code counts against the email: a right one refused for another reason does not.
+      await (error instanceof WrongCode ? attempt.failed() : attempt.succeeded());
       throw error;
     }
   },
 );
+
+const refusalOf = (error: HttpError): string => {
+  if (error instanceof WrongCode) return 'wrong-code';
+  return error.statusCode === 409 ? 'code-used' : 'registration-refused';
+};
 
 /** The registration itself: an invitation's first passkey, or a recovery's. */
 const register = async (body: Body, origin: RequestOrigin) => {
@@ -172,7 +189,7 @@ const register = async (body: Body, origin: RequestOrigin) => {
       return ok(await proofFor(pending));
     }
     if (invitationCode) throw new Conflict(API_MESSAGES.activationCodeUsed);
-    throw rejected();
+    throw new WrongCode();
   }
   if (invitationExpired(invitation) || !(await issuerStillAdmin(invitation))) throw rejected();
   const pending = await activate(body, invitation, origin);

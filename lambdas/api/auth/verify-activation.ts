@@ -12,6 +12,7 @@ import { originOf, recordAudit } from '../../common/audit';
 import { ensureCognitoUser } from '../../common/cognito-users';
 import { httpHandler, ok } from '../../common/http';
 import { issuerStillAdmin } from '../../common/invite';
+import { startActivationAttempt } from '../../common/limits';
 import { getAccount } from '../../common/repositories/accounts';
 import {
   expiresIn,
@@ -68,19 +69,24 @@ const recoveryRegistration = async (email: string, code: string): Promise<Regist
 export const handler = httpHandler(
   { auth: 'public', body: verifyActivationRequestSchema },
   async ({ body, event }) => {
+    const origin = originOf(event);
+    // SPEC-2 section 5: 429 before the code is even looked at, when the email or the address is over.
+    const attempt = await startActivationAttempt(origin, body.email, { addressCountsOnlyFailures: false });
     const code = body.activationCode ?? '';
     const byInvitation = await invitationRegistration(body.email, code);
     const registration =
       typeof byInvitation === 'string' ? await recoveryRegistration(body.email, code) : byInvitation;
     if (!registration) {
       // Every failed attempt leaves a trace (issue 11): the email and the reason, never the code.
-      await recordAudit(originOf(event), {
+      await recordAudit(origin, {
         type: 'activation.failed',
         outcome: 'failure',
         details: { email: body.email, reason: byInvitation as Refusal },
       });
+      await attempt.failed();
       return ok(INVALID);
     }
+    await attempt.succeeded();
 
     const registrationOptions = await registrationOptionsFor(registration);
     await putRegistrationChallenge({

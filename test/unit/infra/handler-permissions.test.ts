@@ -9,6 +9,7 @@
  * KMS is not modelled: handlers never call it, DynamoDB does on their behalf (health-records-stack.test.ts
  * and coaching-audit-stack.test.ts check those grants).
  */
+import { SIGNIN_IP_STARTS } from '../../../shared/limits';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
@@ -331,6 +332,12 @@ const authenticationResponse = {
   clientExtensionResults: {},
   type: 'public-key',
 };
+
+/** An abuse-limit counter answers the first attempt of a new window, unless the scenario says otherwise. */
+const firstAttemptOfWindow = (call: DynamoCall) =>
+  on('UpdateItem', 'authChallenges', call) && call.keys[0]?.startsWith('limit#')
+    ? { Attributes: { attempts: 1, windowEndsAt: Date.now() + 60_000 } }
+    : undefined;
 
 /** Answers one DynamoDB call of a scenario (after it was recorded); `{}` when it returns undefined. */
 type DynamoResponder = (call: DynamoCall, command: unknown) => unknown;
@@ -697,7 +704,18 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       expectResult: signsIn,
     },
   ],
-  InitiateSignin: [{ name: 'a sign-in session is stored', event: { body: {} }, expectResult: status(200) }],
+  InitiateSignin: [
+    { name: 'a sign-in session is stored', event: { body: {} }, expectResult: status(200) },
+    {
+      name: 'the first start over the limit of its address is refused and the lock recorded',
+      event: { body: {} },
+      ddb: (call) =>
+        on('UpdateItem', 'authChallenges', call)
+          ? { Attributes: { attempts: SIGNIN_IP_STARTS.limit + 1, windowEndsAt: Date.now() + 60_000 } }
+          : undefined,
+      expectResult: status(429),
+    },
+  ],
   VerifyWebauthn: [
     {
       name: 'a verified assertion of an active account spends the session and issues a proof',
@@ -1424,7 +1442,7 @@ describe('what each handler does, against the role the stack gives it', () => {
       own.dynamo.push(...dynamoCalls);
       const [first] = dynamoCalls;
       if (first && callerAccount && isCallerAccount(first)) return found(callerAccount, command);
-      return (first && scenario.ddb?.(first, command)) ?? {};
+      return (first && scenario.ddb?.(first, command)) ?? (first && firstAttemptOfWindow(first)) ?? {};
     };
     fake.cognito = (command) => {
       const action = cognitoActionOf(command);

@@ -432,11 +432,16 @@ describe('least-privilege IAM', () => {
   );
 
   it('limits each function to the auth-challenge items it uses, by key prefix (as reviewed)', () => {
-    // Items: registration#<email>, recovery#<email>, passkey#<userId>, session#<id>, proof#<sha256 hex>
+    // Items: registration#<email>, recovery#<email>, passkey#<userId>, session#<id>, proof#<sha256 hex>,
+    // limit#<scope>#<digest>
     // (lambdas/common/repositories/auth-challenges.ts).
     const ERASE = ['dynamodb:DeleteItem authChallenges passkey#* | recovery#* | registration#*'];
     const reviewed: Record<string, string[]> = {
-      InitiateSignin: ['dynamodb:PutItem authChallenges session#*'],
+      // Every counter of the abuse limits is one UpdateItem (lambdas/common/repositories/limit-counters.ts).
+      InitiateSignin: [
+        'dynamodb:PutItem authChallenges session#*',
+        'dynamodb:UpdateItem authChallenges limit#*',
+      ],
       VerifyWebauthn: [
         'dynamodb:DeleteItem authChallenges session#*',
         'dynamodb:PutItem authChallenges proof#*',
@@ -445,6 +450,7 @@ describe('least-privilege IAM', () => {
       VerifyActivation: [
         'dynamodb:GetItem authChallenges recovery#*',
         'dynamodb:PutItem authChallenges registration#*',
+        'dynamodb:UpdateItem authChallenges limit#*',
       ],
       // The challenge read and spent; a recovery's code read and spent in the same transaction.
       RegisterPasskey: [
@@ -453,6 +459,7 @@ describe('least-privilege IAM', () => {
         'dynamodb:GetItem authChallenges recovery#*',
         'dynamodb:GetItem authChallenges registration#*',
         'dynamodb:PutItem authChallenges proof#*',
+        'dynamodb:UpdateItem authChallenges limit#*',
       ],
       VerifyAuthChallengeResponse: ['dynamodb:DeleteItem authChallenges proof#*'],
       // A signed-in person's challenge for another passkey: stored, then read and spent.

@@ -1,0 +1,186 @@
+/**
+ * SPEC-2 section 5 on the local stack (issue 11, docs/decisions/049-abuse-limits.md): wrong activation
+ * codes per email, activation attempts and sign-in starts per source IP. Each test sends from loopback
+ * addresses of its own (127.0.0.0/8), which the local gateway hands the Lambdas as the source IP.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { AuditEvent } from '../../shared/audit';
+import {
+  ACTIVATION_EMAIL_FAILURES,
+  ACTIVATION_IP_ATTEMPTS,
+  SIGNIN_IP_STARTS,
+  TOO_MANY_ATTEMPTS,
+  TOO_MANY_SIGNIN_STARTS,
+} from '../../shared/limits';
+import { startPeople, type People } from '../fixtures/health-people';
+import { loopbackClient, type LoopbackClient } from '../fixtures/loopback-client';
+import { SoftwareAuthenticator } from '../fixtures/software-authenticator';
+
+let world: People<never>;
+const clients: LoopbackClient[] = [];
+
+beforeAll(async () => {
+  world = await startPeople<never>({} as Record<never, { email: string }>);
+}, 120_000);
+afterAll(async () => {
+  for (const client of clients) client.close();
+  await world?.stop();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+let nextAddress = 2;
+/** A client with a loopback source address no other test uses. */
+const newClient = (): LoopbackClient => {
+  const client = loopbackClient(world.stack.origin, `127.0.0.${nextAddress}`);
+  nextAddress += 1;
+  clients.push(client);
+  return client;
+};
+
+const invite = async (email: string): Promise<string> => {
+  const answer = await world.http.request<{ activationCode: string }>(
+    'POST',
+    '/internal/v1/admin/invitations',
+    {
+      token: world.admin.idToken,
+      json: { email },
+    },
+  );
+  expect(answer.status).toBe(201);
+  return answer.body.activationCode;
+};
+
+/** A code of the right shape that is not the invitation's. */
+const wrongCodeFor = (code: string): string =>
+  code.startsWith('A') ? `B${code.slice(1)}` : `A${code.slice(1)}`;
+
+const verify = (client: LoopbackClient, email: string, activationCode: string) =>
+  client.post<{ valid?: boolean; message?: string }>('/v1/auth/verify-activation', { email, activationCode });
+
+const auditEvents = async (): Promise<AuditEvent[]> =>
+  (await world.scan('auditEvents')) as unknown as AuditEvent[];
+const eventsFor = async (type: AuditEvent['type'], detail: Record<string, unknown>) =>
+  (await auditEvents()).filter(
+    (event) =>
+      event.type === type && Object.entries(detail).every(([key, value]) => event.details[key] === value),
+  );
+
+const locked = { status: 429, body: { message: TOO_MANY_ATTEMPTS } };
+
+describe('wrong activation codes for one email', () => {
+  it('lock the email after 5: the 6th attempt, the right code too, is a 429; other emails still work; after the window the code activates', async () => {
+    const client = newClient();
+    const code = await invite('guessed@example.com');
+    const otherCode = await invite('colleague@example.com');
+    for (let i = 0; i < ACTIVATION_EMAIL_FAILURES.limit; i += 1)
+      expect(await verify(client, 'guessed@example.com', wrongCodeFor(code))).toEqual({
+        status: 200,
+        body: { valid: false },
+      });
+
+    expect(await verify(client, 'guessed@example.com', code)).toMatchObject(locked);
+    // The registration step checks the same lock.
+    const registration = await client.post('/v1/auth/register-passkey', {
+      email: 'guessed@example.com',
+      activationCode: code,
+      cognitoUsername: 'anything',
+      registrationResponse: new SoftwareAuthenticator(world.stack.origin).createCredential({
+        challenge: 'AAAAAAAAAAAAAAAAAAAAAA',
+        rp: { id: 'localhost', name: 'x' },
+        user: { id: 'AAAA', name: 'guessed@example.com', displayName: 'guessed@example.com' },
+        pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+      }),
+    });
+    expect(registration).toMatchObject(locked);
+    // Another email from the same address is not locked.
+    expect((await verify(client, 'colleague@example.com', otherCode)).body.valid).toBe(true);
+
+    // Every wrong code and the lock are audit events, with the email and a reason, never the code.
+    expect(
+      await eventsFor('activation.failed', { email: 'guessed@example.com', reason: 'wrong-code' }),
+    ).toHaveLength(ACTIVATION_EMAIL_FAILURES.limit);
+    const [lock, ...more] = await eventsFor('limit.locked', { email: 'guessed@example.com' });
+    expect(more).toHaveLength(0);
+    expect(lock).toMatchObject({
+      outcome: 'failure',
+      ip: client.address,
+      details: { limit: 'activation-email' },
+    });
+    expect(JSON.stringify(await auditEvents())).not.toContain(code);
+
+    // 'Please wait 15 minutes': just before, still locked; after, the right code works.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + ACTIVATION_EMAIL_FAILURES.windowMs - 5_000 });
+    expect(await verify(client, 'guessed@example.com', code)).toMatchObject(locked);
+    vi.setSystemTime(Date.now() + 10_000);
+    expect((await verify(client, 'guessed@example.com', code)).body.valid).toBe(true);
+    const activated = await world.http.activate('guessed@example.com', code);
+    expect(activated.idToken).toBeTruthy();
+  });
+
+  it('count only failures: right codes between wrong ones do not lock the email', async () => {
+    const client = newClient();
+    const code = await invite('forgetful@example.com');
+    for (let i = 0; i < ACTIVATION_EMAIL_FAILURES.limit - 1; i += 1) {
+      expect((await verify(client, 'forgetful@example.com', wrongCodeFor(code))).body.valid).toBe(false);
+      expect((await verify(client, 'forgetful@example.com', code)).body.valid).toBe(true);
+    }
+    expect((await verify(client, 'forgetful@example.com', code)).body.valid).toBe(true);
+  });
+
+  it('never let a sixth through when attempts at the limit race', async () => {
+    const client = newClient();
+    const code = await invite('raced@example.com');
+    for (let i = 0; i < ACTIVATION_EMAIL_FAILURES.limit - 1; i += 1)
+      expect((await verify(client, 'raced@example.com', wrongCodeFor(code))).body.valid).toBe(false);
+
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => verify(client, 'raced@example.com', wrongCodeFor(code))),
+    );
+    // Exactly one of them was the fifth and was looked at; the others never were.
+    expect(answers.filter((answer) => answer.status === 200)).toEqual([
+      { status: 200, body: { valid: false } },
+    ]);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(5);
+    expect(await eventsFor('activation.failed', { email: 'raced@example.com' })).toHaveLength(
+      ACTIVATION_EMAIL_FAILURES.limit,
+    );
+    expect(await verify(client, 'raced@example.com', code)).toMatchObject(locked);
+  });
+});
+
+describe('activation attempts from one address', () => {
+  it('are 100 in 15 minutes: the 101st is a 429, while another address still gets an answer', async () => {
+    const client = newClient();
+    for (let i = 0; i < ACTIVATION_IP_ATTEMPTS.limit; i += 1)
+      expect((await verify(client, `stranger${i}@example.com`, 'ABCDEFGHJKMNPQRS')).status).toBe(200);
+    expect(await verify(client, 'stranger-last@example.com', 'ABCDEFGHJKMNPQRS')).toMatchObject(locked);
+    const [lock, ...more] = (await eventsFor('limit.locked', { limit: 'activation-ip' })).filter(
+      (event) => event.ip === client.address,
+    );
+    expect(more).toHaveLength(0);
+    expect(lock?.outcome).toBe('failure');
+    expect((await verify(newClient(), 'stranger-last@example.com', 'ABCDEFGHJKMNPQRS')).status).toBe(200);
+  });
+});
+
+describe('sign-in starts from one address', () => {
+  it('are 300 in 5 minutes: the 301st is a 429, audited once; another address can still sign in', async () => {
+    const client = newClient();
+    for (let i = 0; i < SIGNIN_IP_STARTS.limit; i += 1)
+      expect((await client.post('/v1/auth/initiate-signin', {})).status).toBe(200);
+    const refused = { status: 429, body: { message: TOO_MANY_SIGNIN_STARTS } };
+    expect(await client.post('/v1/auth/initiate-signin', {})).toMatchObject(refused);
+    expect(await client.post('/v1/auth/initiate-signin', {})).toMatchObject(refused);
+    const locks = (await eventsFor('limit.locked', { limit: 'signin-ip' })).filter(
+      (event) => event.ip === client.address,
+    );
+    expect(locks).toHaveLength(1);
+
+    expect((await newClient().post('/v1/auth/initiate-signin', {})).status).toBe(200);
+    // After the window the address may start again.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + SIGNIN_IP_STARTS.windowMs + 1_000 });
+    expect((await client.post('/v1/auth/initiate-signin', {})).status).toBe(200);
+  });
+});
