@@ -1,5 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { TOO_MANY_ATTEMPTS } from '../../../../../shared/limits';
 import { MESSAGES, VALIDATION } from '../../../../../shared/messages';
 import { AUTO_SIGN_IN_FAILED } from '../../../../../web/src/features/activation/api/register-passkey';
 import { profileQueryKey } from '../../../../../web/src/features/profile/api/get-profile';
@@ -114,6 +115,14 @@ describe('/activate', () => {
     const app = await open();
     await fillAndVerify(app);
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid request');
+  });
+
+  it('shows the lock of SPEC-2 section 5 as the server words it, and stays on step 1', async () => {
+    api.set('POST /v1/auth/verify-activation', failure(429, TOO_MANY_ATTEMPTS));
+    const app = await open();
+    await fillAndVerify(app);
+    expect(await screen.findByRole('alert')).toHaveTextContent(TOO_MANY_ATTEMPTS);
+    expect(screen.queryByRole('heading', { name: MESSAGES.setUpYourPasskey })).not.toBeInTheDocument();
   });
 
   it('creates the passkey, registers it, signs in with the proof and opens the dashboard', async () => {
