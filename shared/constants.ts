@@ -1,6 +1,6 @@
 /** Business constants of SPEC section 9. Every number here is part of the product contract. */
 
-export const APP_VERSION = '0.5.0';
+export const APP_VERSION = '0.6.0';
 
 export const ROLE_GROUPS = ['admins', 'coaches', 'users'] as const;
 export type RoleGroup = (typeof ROLE_GROUPS)[number];

@@ -117,7 +117,7 @@ const expectShellFor = async (page: Page, person: Person) => {
   await page.getByRole('banner').getByText(HEADER_TITLES[person.role], { exact: true }).waitFor();
   await expectSidebarItems(page, SIDEBAR_ITEMS[person.role]);
   await sidebar(page).getByText(person.email, { exact: true }).waitFor();
-  await sidebar(page).getByText('Version 0.5.0', { exact: true }).waitFor();
+  await sidebar(page).getByText('Version 0.6.0', { exact: true }).waitFor();
 };
 
 describe('journeys through the SPA on the local stack', () => {

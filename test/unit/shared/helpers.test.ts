@@ -83,6 +83,6 @@ describe('height conversion', () => {
   });
 
   it('knows the product version', () => {
-    expect(APP_VERSION).toBe('0.5.0');
+    expect(APP_VERSION).toBe('0.6.0');
   });
 });

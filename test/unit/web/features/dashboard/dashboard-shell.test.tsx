@@ -87,7 +87,7 @@ describe('dashboard shell', () => {
     const sidebar = within(screen.getByRole('complementary', { name: 'Sidebar' }));
     expect(sidebar.getByText('casey@example.com')).toBeInTheDocument();
     expect(sidebar.getByText(`Version ${APP_VERSION}`)).toBeInTheDocument();
-    expect(APP_VERSION).toBe('0.5.0');
+    expect(APP_VERSION).toBe('0.6.0');
     expect(sidebar.getByRole('button', { name: 'Sign Out' })).toBeInTheDocument();
   });
 
