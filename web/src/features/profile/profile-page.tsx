@@ -12,6 +12,7 @@ import { useProfile } from './api/get-profile';
 import { DeleteAccount } from './components/delete-account';
 import { PasskeysSection } from './components/passkeys-section';
 import { RecentActivity } from './components/recent-activity';
+import { SignOutEverywhere } from './components/sign-out-everywhere';
 import { ProfileForm } from './profile-form';
 import { ProfileSection, ProfileView } from './profile-view';
 
@@ -59,6 +60,7 @@ export function ProfilePage({ exportData }: ProfilePageProps) {
         )}
         <AccountInformation profile={profile.data} />
         <PasskeysSection />
+        <SignOutEverywhere />
         <RecentActivity />
         {exportData}
         <DeleteAccount email={profile.data.email} />

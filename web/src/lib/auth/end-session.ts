@@ -1,7 +1,6 @@
 /**
  * The API's half of signing out (docs/decisions/048-sessions-that-end.md): the server refuses this
- * session's tokens from now on, or every session of the person with `everywhere`. Amplify's sign-out
- * then revokes the refresh token with Cognito.
+ * session's tokens from now on. Amplify's sign-out then revokes the refresh token with Cognito.
  */
 import { apiRequest } from '../api-client';
 
@@ -20,7 +19,3 @@ export const endServerSession = async (): Promise<void> => {
     // Already signed out, offline, or a session the server refuses anyway.
   }
 };
-
-/** Every session of the person, on every device; throws when the server did not confirm it. */
-export const endEverySession = (): Promise<void> =>
-  apiRequest('/v1/users/me/sign-out', { method: 'POST', body: { everywhere: true } });
