@@ -9,9 +9,17 @@ import {
   type UserPoolClient,
 } from 'aws-cdk-lib/aws-cognito';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ROLE_GROUPS } from '../../shared/constants';
+import {
+  ACCESS_TOKEN_VALIDITY_MINUTES,
+  ID_TOKEN_VALIDITY_MINUTES,
+  REFRESH_TOKEN_GRACE_SECONDS,
+  REFRESH_TOKEN_VALIDITY_DAYS,
+} from '../../shared/session-policy';
+import { USER_POOL_REQUESTS_PER_IP_PER_5_MIN, WAF_WINDOW_SECONDS } from './waf-limits';
 
 export interface PasskeyUserPoolProps {
   /** The three custom-auth triggers: the only way to sign in. */
@@ -25,17 +33,25 @@ export interface PasskeyUserPoolProps {
    * @default true
    */
   readonly retain?: boolean;
+  /**
+   * Requests one IP may make to the pool's public API in 5 minutes before WAF blocks it.
+   * @default USER_POOL_REQUESTS_PER_IP_PER_5_MIN (waf-limits.ts)
+   */
+  readonly requestsPerIpPer5Min?: number;
 }
 
 /**
  * The Cognito user pool for passkey-only sign-in. Users exist only when an admin's invitation is
  * activated (no self sign-up); they sign in by their opaque UUID username only, never by email, so
  * `InitiateAuth` cannot tell whether an email belongs to a member. The email is a required attribute
- * the user cannot change. The one app client can do nothing but the custom challenge flow and refresh.
+ * the user cannot change. The one app client can do nothing but the custom challenge flow and refresh,
+ * with short-lived tokens and rotating refresh tokens (`shared/session-policy.ts`). A regional WAF web
+ * ACL limits, per IP, the calls anyone holding the public client id can make to the pool.
  */
 export class PasskeyUserPool extends Construct {
   readonly userPool: UserPool;
   readonly client: UserPoolClient;
+  readonly webAcl: CfnWebACL;
 
   constructor(scope: Construct, id: string, props: PasskeyUserPoolProps) {
     super(scope, id);
@@ -78,7 +94,9 @@ export class PasskeyUserPool extends Construct {
     });
 
     this.client = this.userPool.addClient('WebClient', {
-      // Exactly ALLOW_CUSTOM_AUTH; CDK adds ALLOW_REFRESH_TOKEN_AUTH whenever auth flows are set.
+      // Exactly ALLOW_CUSTOM_AUTH. CDK adds ALLOW_REFRESH_TOKEN_AUTH to the flows unless refresh-token
+      // rotation is on: Cognito refuses REFRESH_TOKEN_AUTH on a rotating client, whose refreshes go
+      // through GetTokensFromRefreshToken (what Amplify v6 calls), which needs no auth flow.
       authFlows: { custom: true },
       generateSecret: false,
       preventUserExistenceErrors: true,
@@ -87,9 +105,13 @@ export class PasskeyUserPool extends Construct {
       disableOAuth: true,
       supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
       authSessionValidity: Duration.minutes(3),
-      idTokenValidity: Duration.hours(1),
-      accessTokenValidity: Duration.hours(1),
-      refreshTokenValidity: Duration.days(30),
+      idTokenValidity: Duration.minutes(ID_TOKEN_VALIDITY_MINUTES),
+      accessTokenValidity: Duration.minutes(ACCESS_TOKEN_VALIDITY_MINUTES),
+      // Counted from the passkey sign-in: a rotated refresh token keeps the original's expiry.
+      refreshTokenValidity: Duration.days(REFRESH_TOKEN_VALIDITY_DAYS),
+      // Rotation on: each refresh returns a new refresh token, and the one it replaces still works for
+      // this long, for a client that retries a refresh whose answer it lost.
+      refreshTokenRotationGracePeriod: Duration.seconds(REFRESH_TOKEN_GRACE_SECONDS),
       readAttributes: new ClientAttributes().withStandardAttributes({
         email: true,
         emailVerified: true,
@@ -98,6 +120,12 @@ export class PasskeyUserPool extends Construct {
       }),
       // The email keys the invitation: only an admin may change it.
       writeAttributes: new ClientAttributes().withStandardAttributes({ locale: true, timezone: true }),
+    });
+
+    this.webAcl = this.createWebAcl(props.requestsPerIpPer5Min ?? USER_POOL_REQUESTS_PER_IP_PER_5_MIN);
+    new CfnWebACLAssociation(this, 'WebAclAssociation', {
+      resourceArn: this.userPool.userPoolArn,
+      webAclArn: this.webAcl.attrArn,
     });
 
     NagSuppressions.addResourceSuppressions(this.userPool, [
@@ -109,8 +137,44 @@ export class PasskeyUserPool extends Construct {
       {
         id: 'AwsSolutions-COG8',
         reason:
-          'The Plus plan adds threat protection aimed at passwords (compromised credentials, adaptive MFA); this pool has no password sign-in. The passkey endpoints are rate-limited per IP by WAF and throttled per method instead. See docs/decisions/031-cdk-stack.md.',
+          'The Plus plan adds threat protection aimed at passwords (compromised credentials, adaptive MFA); this pool has no password sign-in. The pool and the passkey endpoints are rate-limited per IP by WAF, and the endpoints throttled per method, instead. See docs/decisions/031-cdk-stack.md and 050-waf-and-token-policy.md.',
       },
     ]);
+  }
+
+  /**
+   * A web ACL of its own (the API's rules match API paths; every Cognito call is a POST to `/`) with one
+   * rate-based rule per IP. WAF sees only the pool's public operations, those made without AWS
+   * credentials (InitiateAuth, RespondToAuthChallenge, GetTokensFromRefreshToken, RevokeToken, ...);
+   * the Lambdas' IAM-signed admin calls are not counted. A blocked call fails with Cognito's
+   * ForbiddenException: API requests get no custom response.
+   */
+  private createWebAcl(limit: number): CfnWebACL {
+    return new CfnWebACL(this, 'WebAcl', {
+      scope: 'REGIONAL',
+      description: 'Per-IP rate limit on the public API of the user pool: sign-in, token refresh, revocation',
+      defaultAction: { allow: {} },
+      visibilityConfig: {
+        cloudWatchMetricsEnabled: true,
+        metricName: 'UserPool',
+        sampledRequestsEnabled: false,
+      },
+      rules: [
+        {
+          name: 'UserPoolRateLimit',
+          priority: 0,
+          action: { block: {} },
+          // Cognito forwards only non-confidential headers to WAF, and tokens travel in the body.
+          visibilityConfig: {
+            cloudWatchMetricsEnabled: true,
+            metricName: 'UserPoolRateLimit',
+            sampledRequestsEnabled: true,
+          },
+          statement: {
+            rateBasedStatement: { aggregateKeyType: 'IP', evaluationWindowSec: WAF_WINDOW_SECONDS, limit },
+          },
+        },
+      ],
+    });
   }
 }

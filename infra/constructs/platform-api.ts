@@ -20,6 +20,11 @@ import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../../lambdas/routes';
+import {
+  API_REQUESTS_PER_IP_PER_5_MIN,
+  AUTH_REQUESTS_PER_IP_PER_5_MIN,
+  WAF_WINDOW_SECONDS,
+} from './waf-limits';
 
 /** Requests per second API Gateway lets through, steady and in a burst. */
 export interface Throttle {
@@ -38,9 +43,16 @@ export interface PlatformApiProps {
   readonly publicRouteThrottle?: Throttle;
   /** Throttle of every other method. @default 50 per second, bursts of 100 */
   readonly defaultThrottle?: Throttle;
-  /** Requests one IP may make to `/v1/auth/` in 5 minutes before WAF blocks it. @default 100 */
+  /**
+   * Requests one IP may make to `/v1/auth/` in 5 minutes before WAF blocks it.
+   * @default AUTH_REQUESTS_PER_IP_PER_5_MIN (waf-limits.ts)
+   */
   readonly authRequestsPerIpPer5Min?: number;
-  /** Requests one IP may make to the whole API in 5 minutes before WAF blocks it. @default 1000 */
+  /**
+   * Requests one IP may make to the whole API in 5 minutes before WAF blocks it; `/v1/auth/` requests
+   * count here too, so it may not be below `authRequestsPerIpPer5Min`.
+   * @default API_REQUESTS_PER_IP_PER_5_MIN (waf-limits.ts)
+   */
   readonly requestsPerIpPer5Min?: number;
   /** Retention of the access logs. @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
@@ -55,7 +67,8 @@ export interface ConnectOptions {
   readonly handlerFor: (route: RouteDefinition) => IFunction;
 }
 
-const AUTH_PATH_PREFIX = '/v1/auth/';
+/** The public routes' prefix: the passkey ceremonies, before the caller has a token. */
+const AUTH_PATH = '/v1/auth/';
 const PREFLIGHT_HEADERS = ['Content-Type', 'Authorization'];
 const RATE_LIMITED_MESSAGE = 'Too many requests. Please wait a few minutes and try again.';
 
@@ -158,11 +171,14 @@ export class PlatformApi extends Construct {
       resultsCacheTtl: Duration.minutes(5),
     });
 
-    this.webAcl = this.createWebAcl(
-      props.stageName,
-      props.authRequestsPerIpPer5Min ?? 100,
-      props.requestsPerIpPer5Min ?? 1000,
-    );
+    const authLimit = props.authRequestsPerIpPer5Min ?? AUTH_REQUESTS_PER_IP_PER_5_MIN;
+    const apiLimit = props.requestsPerIpPer5Min ?? API_REQUESTS_PER_IP_PER_5_MIN;
+    if (apiLimit < authLimit) {
+      throw new Error(
+        `The whole-API WAF limit (${apiLimit}) is below the /v1/auth/ one (${authLimit}), which it also counts.`,
+      );
+    }
+    this.webAcl = this.createWebAcl(authLimit, apiLimit);
     new CfnWebACLAssociation(this, 'WebAclAssociation', {
       resourceArn: this.restApi.deploymentStage.stageArn,
       webAclArn: this.webAcl.attrArn,
@@ -275,24 +291,29 @@ export class PlatformApi extends Construct {
     }
   }
 
-  private createWebAcl(stageName: string, authLimit: number, apiLimit: number): CfnWebACL {
+  private createWebAcl(authLimit: number, apiLimit: number): CfnWebACL {
     const visibility = (metricName: string, sampledRequestsEnabled: boolean) => ({
       cloudWatchMetricsEnabled: true,
       metricName,
       sampledRequestsEnabled,
     });
-    // On the execute-api host the path WAF sees starts with the stage; on a custom domain it may not.
-    const authPathStatement = (prefix: string): CfnWebACL.StatementProperty => ({
+    // On the execute-api host the path WAF sees starts with the stage (`/prod/v1/auth/...`); on a custom
+    // domain it starts with the base path, if any. CONTAINS matches under any prefix. The path is
+    // percent-decoded first, so an encoded letter (`/v1/%61uth/`) cannot slip past should API Gateway
+    // decode it before routing; then `//`, `/./` and `/x/../` are folded and the case is lowered. A
+    // crafted path that matches without reaching a public route only counts against the tighter limit.
+    const authPathStatement: CfnWebACL.StatementProperty = {
       byteMatchStatement: {
         fieldToMatch: { uriPath: {} },
-        positionalConstraint: 'STARTS_WITH',
-        searchString: prefix,
+        positionalConstraint: 'CONTAINS',
+        searchString: AUTH_PATH,
         textTransformations: [
-          { priority: 0, type: 'NORMALIZE_PATH' },
-          { priority: 1, type: 'LOWERCASE' },
+          { priority: 0, type: 'URL_DECODE' },
+          { priority: 1, type: 'NORMALIZE_PATH' },
+          { priority: 2, type: 'LOWERCASE' },
         ],
       },
-    });
+    };
 
     return new CfnWebACL(this, 'WebAcl', {
       scope: 'REGIONAL',
@@ -309,16 +330,9 @@ export class PlatformApi extends Construct {
           statement: {
             rateBasedStatement: {
               aggregateKeyType: 'IP',
-              evaluationWindowSec: 300,
+              evaluationWindowSec: WAF_WINDOW_SECONDS,
               limit: authLimit,
-              scopeDownStatement: {
-                orStatement: {
-                  statements: [
-                    authPathStatement(AUTH_PATH_PREFIX),
-                    authPathStatement(`/${stageName.toLowerCase()}${AUTH_PATH_PREFIX}`),
-                  ],
-                },
-              },
+              scopeDownStatement: authPathStatement,
             },
           },
         },
@@ -328,7 +342,11 @@ export class PlatformApi extends Construct {
           action: { block: {} },
           visibilityConfig: visibility('ApiRateLimit', false),
           statement: {
-            rateBasedStatement: { aggregateKeyType: 'IP', evaluationWindowSec: 300, limit: apiLimit },
+            rateBasedStatement: {
+              aggregateKeyType: 'IP',
+              evaluationWindowSec: WAF_WINDOW_SECONDS,
+              limit: apiLimit,
+            },
           },
         },
       ],

@@ -16,6 +16,13 @@ import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import {
+  contentSecurityPolicy,
+  CUSTOM_HEADERS,
+  FRAME_OPTION,
+  HSTS,
+  REFERRER_POLICY,
+} from '../security-headers';
 
 export interface CustomDomain {
   /** Host name the app is served on, e.g. `app.example.com` (DNS is managed outside this stack). */
@@ -38,23 +45,12 @@ export interface SpaSiteProps {
   readonly logRetentionDays?: number;
 }
 
-/** Builds the Content-Security-Policy: nothing but the app itself, the API and Cognito. */
-export const contentSecurityPolicy = (connectSources: readonly string[]): string =>
-  [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    `connect-src 'self' ${connectSources.join(' ')}`,
-    "manifest-src 'self'",
-    "worker-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-    'upgrade-insecure-requests',
-  ].join('; ');
+/** The CDK enum member whose value is `value`: the definition speaks header values, CloudFront enums. */
+const member = <E extends Record<string, string>>(values: E, value: string): E[keyof E] => {
+  const found = Object.values(values).find((candidate) => candidate === value);
+  if (found === undefined) throw new Error(`CloudFront has no setting for the header value ${value}`);
+  return found as E[keyof E];
+};
 
 /**
  * Hosting of the built SPA: a private, TLS-only, owner-enforced S3 bucket that only this CloudFront
@@ -104,6 +100,7 @@ export class SpaSite extends Construct {
       ...removal,
     });
 
+    // Every value comes from infra/security-headers.ts, which the local server sends too (decision 051).
     this.headersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'CSP, HSTS, nosniff, frame DENY, no referrer, permissions policy',
       securityHeadersBehavior: {
@@ -112,25 +109,20 @@ export class SpaSite extends Construct {
           override: true,
         },
         strictTransportSecurity: {
-          accessControlMaxAge: Duration.days(730),
-          includeSubdomains: true,
+          accessControlMaxAge: Duration.seconds(HSTS.maxAgeSeconds),
+          includeSubdomains: HSTS.includeSubdomains,
           override: true,
         },
         contentTypeOptions: { override: true },
-        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
-        // Activation links carry the code in the query string: never send it anywhere.
-        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+        frameOptions: { frameOption: member(HeadersFrameOption, FRAME_OPTION), override: true },
+        referrerPolicy: { referrerPolicy: member(HeadersReferrerPolicy, REFERRER_POLICY), override: true },
       },
       customHeadersBehavior: {
-        customHeaders: [
-          {
-            header: 'Permissions-Policy',
-            value:
-              'publickey-credentials-create=(self), publickey-credentials-get=(self), camera=(), microphone=(), geolocation=(), payment=(), usb=()',
-            override: true,
-          },
-          { header: 'Cross-Origin-Opener-Policy', value: 'same-origin', override: true },
-        ],
+        customHeaders: Object.entries(CUSTOM_HEADERS).map(([header, value]) => ({
+          header,
+          value,
+          override: true,
+        })),
       },
     });
 

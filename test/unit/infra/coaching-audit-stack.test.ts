@@ -223,6 +223,8 @@ describe('audit table', () => {
 describe('audit log grants', () => {
   /** Every function that records events, reviewed by hand against the handlers. */
   const WRITERS = [
+    // A sign-in start records the lock of its address (SPEC-2 section 5).
+    'InitiateSignin',
     'VerifyActivation',
     'RegisterPasskey',
     'VerifyWebauthn',

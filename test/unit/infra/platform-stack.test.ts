@@ -2,9 +2,22 @@ import { CachePolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, TRIGGERS, type FunctionDefinition, type RouteDefinition } from '../../../lambdas/routes';
 import { ROLE_GROUPS, WEBAUTHN_RP_NAME } from '../../../shared/constants';
+import { ACTIVATION_IP_ATTEMPTS, SIGNIN_IP_STARTS } from '../../../shared/limits';
+import {
+  ACCESS_TOKEN_VALIDITY_MINUTES,
+  ID_TOKEN_VALIDITY_MINUTES,
+  REFRESH_TOKEN_GRACE_SECONDS,
+  REFRESH_TOKEN_VALIDITY_DAYS,
+} from '../../../shared/session-policy';
 import { TABLE_KEYS, TABLES, type TableDefinition, type TableKey } from '../../../shared/tables';
 import { BUNDLING } from '../../../infra/constructs/app-function';
+import {
+  API_REQUESTS_PER_IP_PER_5_MIN,
+  AUTH_REQUESTS_PER_IP_PER_5_MIN,
+  USER_POOL_REQUESTS_PER_IP_PER_5_MIN,
+} from '../../../infra/constructs/waf-limits';
 import { STACK_OUTPUTS } from '../../../infra/stacks/outputs';
+import { securityHeaders } from '../../../infra/security-headers';
 import {
   actionsOf,
   findMethod,
@@ -151,11 +164,38 @@ describe('Cognito user pool', () => {
     }
   });
 
-  it('has an app client with exactly custom auth and refresh token flows', () => {
-    expect(client(prod).Properties.ExplicitAuthFlows).toEqual([
-      'ALLOW_CUSTOM_AUTH',
-      'ALLOW_REFRESH_TOKEN_AUTH',
+  it('has an app client with exactly the custom auth flow: refreshes use GetTokensFromRefreshToken', () => {
+    // Cognito refuses REFRESH_TOKEN_AUTH on a client with refresh-token rotation.
+    for (const synth of [prod, dev]) {
+      expect(client(synth).Properties.ExplicitAuthFlows).toEqual(['ALLOW_CUSTOM_AUTH']);
+    }
+  });
+
+  it('issues id and access tokens for 15 minutes and refresh tokens for 7 days (shared/session-policy.ts)', () => {
+    expect([ID_TOKEN_VALIDITY_MINUTES, ACCESS_TOKEN_VALIDITY_MINUTES, REFRESH_TOKEN_VALIDITY_DAYS]).toEqual([
+      15, 15, 7,
     ]);
+    for (const synth of [prod, dev]) {
+      const props = client(synth).Properties;
+      expect(props.TokenValidityUnits).toEqual({
+        IdToken: 'minutes',
+        AccessToken: 'minutes',
+        RefreshToken: 'minutes',
+      });
+      expect(props.IdTokenValidity).toBe(15);
+      expect(props.AccessTokenValidity).toBe(15);
+      expect(props.RefreshTokenValidity).toBe(7 * 24 * 60);
+    }
+  });
+
+  it('rotates refresh tokens, the replaced one usable for the grace period of shared/session-policy.ts', () => {
+    expect(REFRESH_TOKEN_GRACE_SECONDS).toBe(10);
+    for (const synth of [prod, dev]) {
+      expect(client(synth).Properties.RefreshTokenRotation).toEqual({
+        Feature: 'ENABLED',
+        RetryGracePeriodSeconds: REFRESH_TOKEN_GRACE_SECONDS,
+      });
+    }
   });
 
   it('has an app client without secret or OAuth that hides user existence and can revoke tokens', () => {
@@ -850,43 +890,266 @@ describe('REST API', () => {
 });
 
 describe('WAF', () => {
-  const webAcl = (synth: Synthesized) => only(resourcesOf(synth.template, 'AWS::WAFv2::WebACL'));
-  type Rule = { Name: string; Action: Json; Statement: { RateBasedStatement?: Record<string, Json> } };
-  const rules = (synth: Synthesized) => webAcl(synth)[1].Properties.Rules as unknown as Rule[];
+  interface ByteMatch {
+    FieldToMatch: Json;
+    PositionalConstraint: string;
+    SearchString: string;
+    TextTransformations: { Priority: number; Type: string }[];
+  }
+  interface WafStatement {
+    ByteMatchStatement?: ByteMatch;
+    OrStatement?: { Statements: WafStatement[] };
+    AndStatement?: { Statements: WafStatement[] };
+    NotStatement?: { Statement: WafStatement };
+  }
+  interface RateBasedStatement {
+    AggregateKeyType: string;
+    EvaluationWindowSec: number;
+    Limit: number;
+    ScopeDownStatement?: WafStatement;
+  }
+  interface Rule {
+    Name: string;
+    Priority: number;
+    Action: Json;
+    Statement: { RateBasedStatement?: RateBasedStatement };
+    VisibilityConfig: Record<string, Json>;
+  }
+  const apiAclId = ({ stack }: Synthesized) => logicalIdOf(stack, stack.api.webAcl);
+  const poolAclId = ({ stack }: Synthesized) => logicalIdOf(stack, stack.auth.webAcl);
+  const acl = (synth: Synthesized, logicalId: string): CfnResource => {
+    const resource = resourcesOf(synth.template, 'AWS::WAFv2::WebACL')[logicalId];
+    if (!resource) throw new Error(`No web ACL ${logicalId}`);
+    return resource;
+  };
+  const rulesOf = (synth: Synthesized, logicalId: string) =>
+    acl(synth, logicalId).Properties.Rules as unknown as Rule[];
+  const rateRule = (synth: Synthesized, logicalId: string, name: string): RateBasedStatement => {
+    const rule = rulesOf(synth, logicalId).find((r) => r.Name === name);
+    if (!rule?.Statement.RateBasedStatement) throw new Error(`No rate-based rule ${name}`);
+    return rule.Statement.RateBasedStatement;
+  };
+  const associationOf = (synth: Synthesized, aclLogicalId: string): CfnResource => {
+    const associations = Object.values(resourcesOf(synth.template, 'AWS::WAFv2::WebACLAssociation')).filter(
+      (association) =>
+        JSON.stringify(association.Properties.WebACLArn) ===
+        JSON.stringify({ 'Fn::GetAtt': [aclLogicalId, 'Arn'] }),
+    );
+    expect(associations).toHaveLength(1);
+    return associations[0]!;
+  };
 
-  it('is a regional web ACL that allows by default', () => {
-    expect(webAcl(prod)[1].Properties.Scope).toBe('REGIONAL');
-    expect(webAcl(prod)[1].Properties.DefaultAction).toEqual({ Allow: {} });
+  /** WAF's text transformations as its developer guide describes them (the ones this stack uses). */
+  const TRANSFORMATIONS: Record<string, (value: string) => string> = {
+    URL_DECODE: (value) =>
+      value.replace(/%([0-9a-f]{2})/gi, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    // Folds repeated slashes, drops `.` segments and resolves `..` ones, except at the very beginning.
+    NORMALIZE_PATH: (value) => {
+      const segments: string[] = [];
+      for (const segment of value.replace(/\/{2,}/g, '/').split('/')) {
+        if (segment === '.') continue;
+        if (segment === '..' && segments.length > 1) segments.pop();
+        else segments.push(segment);
+      }
+      return segments.join('/');
+    },
+    LOWERCASE: (value) => value.toLowerCase(),
+  };
+  /** Whether a statement matches a request for `path` (URI path statements only; anything else throws). */
+  const matchesPath = (statement: WafStatement, path: string): boolean => {
+    if (statement.OrStatement) return statement.OrStatement.Statements.some((s) => matchesPath(s, path));
+    if (statement.AndStatement) return statement.AndStatement.Statements.every((s) => matchesPath(s, path));
+    if (statement.NotStatement) return !matchesPath(statement.NotStatement.Statement, path);
+    const match = statement.ByteMatchStatement;
+    if (!match || JSON.stringify(match.FieldToMatch) !== '{"UriPath":{}}') {
+      throw new Error(`Unsupported statement: ${JSON.stringify(statement)}`);
+    }
+    const value = [...match.TextTransformations]
+      .sort((a, b) => a.Priority - b.Priority)
+      .reduce((current, { Type }) => {
+        const transform = TRANSFORMATIONS[Type];
+        if (!transform) throw new Error(`Unsupported text transformation ${Type}`);
+        return transform(current);
+      }, path);
+    switch (match.PositionalConstraint) {
+      case 'CONTAINS':
+        return value.includes(match.SearchString);
+      case 'STARTS_WITH':
+        return value.startsWith(match.SearchString);
+      case 'EXACTLY':
+        return value === match.SearchString;
+      default:
+        throw new Error(`Unsupported positional constraint ${match.PositionalConstraint}`);
+    }
+  };
+  const withParameters = (path: string) => path.replace(/\{[^}]+\}/g, 'someone%40example.com');
+
+  it('has two regional web ACLs that allow by default, one on the API stage and one on the user pool', () => {
+    expect(Object.keys(resourcesOf(prod.template, 'AWS::WAFv2::WebACL')).sort()).toEqual(
+      [apiAclId(prod), poolAclId(prod)].sort(),
+    );
+    expect(Object.keys(resourcesOf(prod.template, 'AWS::WAFv2::WebACLAssociation'))).toHaveLength(2);
+    for (const id of [apiAclId(prod), poolAclId(prod)]) {
+      expect(acl(prod, id).Properties.Scope).toBe('REGIONAL');
+      expect(acl(prod, id).Properties.DefaultAction).toEqual({ Allow: {} });
+    }
   });
 
-  it('blocks per IP with a rate-based rule scoped to the /v1/auth/ paths', () => {
-    const authRule = rules(prod).find((rule) => JSON.stringify(rule.Statement).includes('/v1/auth/'));
-    expect(authRule?.Action).toEqual({ Block: {} });
-    const rate = authRule!.Statement.RateBasedStatement!;
-    expect(rate.AggregateKeyType).toBe('IP');
-    expect(rate.Limit).toBeGreaterThanOrEqual(10);
-    const scopeDown = JSON.stringify(rate.ScopeDownStatement);
-    expect(scopeDown).toContain('"SearchString":"/v1/auth/"');
-    expect(scopeDown).toContain('"SearchString":"/prod/v1/auth/"');
-    expect(scopeDown).toContain('"UriPath":{}');
+  it('blocks per IP every rule over 5 minutes, with CloudWatch metrics on the ACLs and every rule', () => {
+    for (const id of [apiAclId(prod), poolAclId(prod)]) {
+      // Sampled requests would show request headers: not at the ACL level, where id tokens pass.
+      expect(acl(prod, id).Properties.VisibilityConfig).toMatchObject({
+        CloudWatchMetricsEnabled: true,
+        SampledRequestsEnabled: false,
+      });
+      for (const rule of rulesOf(prod, id)) {
+        expect(rule.Action, rule.Name).toEqual({ Block: {} });
+        expect(rule.Statement.RateBasedStatement?.AggregateKeyType, rule.Name).toBe('IP');
+        expect(rule.Statement.RateBasedStatement?.EvaluationWindowSec, rule.Name).toBe(300);
+        expect(rule.VisibilityConfig.CloudWatchMetricsEnabled, rule.Name).toBe(true);
+        expect(rule.VisibilityConfig.MetricName, rule.Name).toBe(rule.Name);
+      }
+    }
   });
 
-  it('is associated with the API stage', () => {
-    const [, association] = only(resourcesOf(prod.template, 'AWS::WAFv2::WebACLAssociation'));
-    expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [webAcl(prod)[0], 'Arn'] });
+  it('limits /v1/auth/ to AUTH_REQUESTS_PER_IP_PER_5_MIN per IP, before the whole-API rule', () => {
+    expect(rulesOf(prod, apiAclId(prod)).map((rule) => [rule.Name, rule.Priority])).toEqual([
+      ['AuthRoutesRateLimit', 0],
+      ['ApiRateLimit', 1],
+    ]);
+    const auth = rateRule(prod, apiAclId(prod), 'AuthRoutesRateLimit');
+    expect(auth.Limit).toBe(AUTH_REQUESTS_PER_IP_PER_5_MIN);
+    expect(auth.Limit).toBe(2_000);
+    expect(auth.ScopeDownStatement).toEqual({
+      ByteMatchStatement: {
+        FieldToMatch: { UriPath: {} },
+        PositionalConstraint: 'CONTAINS',
+        SearchString: '/v1/auth/',
+        TextTransformations: [
+          { Priority: 0, Type: 'URL_DECODE' },
+          { Priority: 1, Type: 'NORMALIZE_PATH' },
+          { Priority: 2, Type: 'LOWERCASE' },
+        ],
+      },
+    });
+  });
+
+  it.each(PUBLIC_ROUTES)(
+    'counts $method $path against the auth limit with or without the stage, however it is spelled',
+    (route) => {
+      for (const synth of [prod, dev]) {
+        const scopeDown = rateRule(synth, apiAclId(synth), 'AuthRoutesRateLimit').ScopeDownStatement!;
+        const stage = synth.stack.api.restApi.deploymentStage.stageName;
+        const rest = route.path.slice('/v1/auth/'.length);
+        for (const path of [
+          route.path, // a custom domain without base path
+          `/${stage}${route.path}`, // the execute-api host the SPA calls
+          `/${stage}//v1//auth/${rest}`,
+          `/${stage}/v1/./auth/${rest}`,
+          `/${stage}/v1/users/../auth/${rest}`,
+          `/${stage}/v1/%61uth/${rest}`,
+          `/${stage}/v1%2Fauth%2F${rest}`,
+          `/${stage.toUpperCase()}/V1/Auth/${rest}`,
+          `/base-path${route.path}`,
+        ]) {
+          expect(matchesPath(scopeDown, path), path).toBe(true);
+        }
+      }
+    },
+  );
+
+  it('does not count the authenticated routes against the auth limit', () => {
+    const scopeDown = rateRule(prod, apiAclId(prod), 'AuthRoutesRateLimit').ScopeDownStatement!;
+    expect(PROTECTED_ROUTES.length).toBeGreaterThan(0);
+    for (const route of PROTECTED_ROUTES) {
+      for (const path of [withParameters(route.path), `/prod${withParameters(route.path)}`]) {
+        expect(matchesPath(scopeDown, path), path).toBe(false);
+      }
+    }
+  });
+
+  it('limits every API request to API_REQUESTS_PER_IP_PER_5_MIN per IP', () => {
+    const api = rateRule(prod, apiAclId(prod), 'ApiRateLimit');
+    expect(api.ScopeDownStatement).toBeUndefined();
+    expect(api.Limit).toBe(API_REQUESTS_PER_IP_PER_5_MIN);
+    expect(api.Limit).toBe(8_000);
+  });
+
+  it('associates the API web ACL with the API stage', () => {
+    const association = associationOf(prod, apiAclId(prod));
     const stageId = only(resourcesOf(prod.template, 'AWS::ApiGateway::Stage'))[0];
     expect(flatten(association.Properties.ResourceArn)).toMatch(
       new RegExp(`/restapis/.+/stages/\\$\\{${stageId}\\}$`),
     );
   });
 
-  it('answers a WAF block with 429 and a JSON message the SPA can show', () => {
+  it('associates the user-pool web ACL with the pool, by its ARN', () => {
+    for (const synth of [prod, dev]) {
+      const association = associationOf(synth, poolAclId(synth));
+      expect(association.Properties.ResourceArn).toEqual({
+        'Fn::GetAtt': [logicalIdOf(synth.stack, synth.stack.auth.userPool), 'Arn'],
+      });
+    }
+  });
+
+  it('limits every call to the user pool to USER_POOL_REQUESTS_PER_IP_PER_5_MIN per IP, in one rule', () => {
+    expect(rulesOf(prod, poolAclId(prod)).map((rule) => rule.Name)).toEqual(['UserPoolRateLimit']);
+    const pool = rateRule(prod, poolAclId(prod), 'UserPoolRateLimit');
+    // Every Cognito API call is a POST to `/`: a path scope-down would mean nothing here.
+    expect(pool.ScopeDownStatement).toBeUndefined();
+    expect(pool.Limit).toBe(USER_POOL_REQUESTS_PER_IP_PER_5_MIN);
+    expect(pool.Limit).toBe(3_000);
+  });
+
+  it('answers a WAF block on the API with 429 and a JSON message the SPA can show', () => {
     const response = Object.values(resourcesOf(prod.template, 'AWS::ApiGateway::GatewayResponse')).find(
       (r) => r.Properties.ResponseType === 'WAF_FILTERED',
     );
     expect(response?.Properties.StatusCode).toBe('429');
     const template = (response?.Properties.ResponseTemplates as Record<string, string>)['application/json'];
     expect(JSON.parse(template!)).toHaveProperty('message');
+  });
+});
+
+describe('WAF limits are looser than the Lambda limits (shared/limits.ts)', () => {
+  // WAF counts over a sliding 5 minutes. A Lambda counter in fixed windows can allow its whole limit
+  // just before a window boundary and again just after, so 5 minutes can hold two windows' allowance.
+  const FIVE_MINUTES = 5 * 60_000;
+  const signInStarts = 2 * SIGNIN_IP_STARTS.limit;
+  const activationAttempts = 2 * ACTIVATION_IP_ATTEMPTS.limit;
+
+  it('reads the limits of SPEC-2 section 5', () => {
+    expect(SIGNIN_IP_STARTS).toEqual({ limit: 300, windowMs: FIVE_MINUTES });
+    expect(ACTIVATION_IP_ATTEMPTS).toEqual({ limit: 100, windowMs: 3 * FIVE_MINUTES });
+  });
+
+  it('lets one IP make every /v1/auth/ call the Lambdas answer it in any 5 minutes, and some refused ones', () => {
+    // Each sign-in is initiate-signin then verify-webauthn. Verify-activation always counts against the
+    // address, register-passkey only when it fails: each counted attempt can bring one successful,
+    // uncounted registration.
+    const answered = 2 * signInStarts + 2 * activationAttempts;
+    expect(answered).toBe(1_600);
+    expect(AUTH_REQUESTS_PER_IP_PER_5_MIN).toBeGreaterThan(answered);
+    // SPEC-2's plain reading (one window, no boundary, every call counted) is far below.
+    expect(AUTH_REQUESTS_PER_IP_PER_5_MIN).toBeGreaterThan(
+      2 * SIGNIN_IP_STARTS.limit + ACTIVATION_IP_ATTEMPTS.limit,
+    );
+  });
+
+  it('lets one IP make all of that plus the work of a 30-person clinic to the whole API', () => {
+    // 200 requests a person in 5 busy minutes: a screen every 10 seconds, a few queries and preflights each.
+    expect(API_REQUESTS_PER_IP_PER_5_MIN).toBeGreaterThanOrEqual(AUTH_REQUESTS_PER_IP_PER_5_MIN + 30 * 200);
+  });
+
+  it('lets one IP make every Cognito call the sign-ins the Lambdas allow need, plus a clinic refreshing tokens', () => {
+    // InitiateAuth + RespondToAuthChallenge, and RevokeToken at sign-out, per sign-in: the passkey
+    // sign-ins started, and one for each new passkey an activation attempt can bring.
+    const signIns = signInStarts + activationAttempts;
+    // 30 people with 3 tabs each, refreshing at most once in 5 minutes (tokens last 15).
+    const refreshes = 30 * 3;
+    const needed = 3 * signIns + refreshes;
+    expect(needed).toBe(2_490);
+    expect(USER_POOL_REQUESTS_PER_IP_PER_5_MIN).toBeGreaterThan(needed);
   });
 });
 
@@ -988,6 +1251,35 @@ describe('SPA hosting', () => {
     expect(config.ContentTypeOptions).toEqual({ Override: true });
     expect(config.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
     expect(config.ReferrerPolicy).toEqual({ ReferrerPolicy: 'no-referrer', Override: true });
+  });
+
+  it('sends exactly the headers of infra/security-headers.ts, the definition the local server sends too', () => {
+    const config = only(resourcesOf(prod.template, 'AWS::CloudFront::ResponseHeadersPolicy'))[1].Properties
+      .ResponseHeadersPolicyConfig as Record<string, Record<string, Json>>;
+    const security = headers(prod);
+    const hsts = security.StrictTransportSecurity as Record<string, Json>;
+    const custom = (config.CustomHeadersConfig as { Items: Record<string, Json>[] }).Items;
+    const restApiId = logicalIdOf(prod.stack, prod.stack.api.restApi);
+    // The two tests above are the floor, written out apart from the definition; this one ties the
+    // template to it. The template's header values, as the browser receives them:
+    const sent = {
+      'content-security-policy': csp(prod),
+      'strict-transport-security': `max-age=${flatten(hsts.AccessControlMaxAgeSec)}${hsts.IncludeSubdomains ? '; includeSubDomains' : ''}${hsts.Preload ? '; preload' : ''}`,
+      'x-content-type-options': security.ContentTypeOptions ? 'nosniff' : undefined,
+      'x-frame-options': (security.FrameOptions as Record<string, Json>).FrameOption,
+      'referrer-policy': (security.ReferrerPolicy as Record<string, Json>).ReferrerPolicy,
+      ...Object.fromEntries(custom.map((item) => [flatten(item.Header).toLowerCase(), item.Value])),
+    };
+
+    expect(sent).toEqual(
+      securityHeaders([
+        `https://\${${restApiId}}.execute-api.us-west-2.\${AWS::URLSuffix}`,
+        `https://cognito-idp.us-west-2.\${AWS::URLSuffix}`,
+      ]),
+    );
+    // Each one replaces whatever the origin might send.
+    for (const setting of [...Object.values(security), ...custom])
+      expect((setting as Record<string, Json>).Override).toBe(true);
   });
 
   it('uses the headers policy on the default behavior', () => {
