@@ -31,6 +31,10 @@ const useLocalStack = async (): Promise<string> => {
     fail('The local stack is not running: start it with `npm start` in another terminal, or pass --stage.'),
   );
   const stack = JSON.parse(text) as LocalStackFile;
+  // The run's key pair signs the admin calls, as a Lambda's credentials do (decision 052). A stack
+  // file without it was written by an older `npm start`.
+  if (!(stack as Partial<LocalStackFile>).credentials)
+    fail('The running local stack is out of date: restart `npm start`, then invite again.');
   Object.assign(process.env, lambdaEnvironment(stack));
   return stack.origin;
 };

@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 
 export interface DynamoDbLocal {
@@ -21,6 +22,10 @@ export interface DynamoDbLocalOptions {
   /** Port to listen on; a free one when absent. */
   readonly port?: number;
   readonly startTimeoutMs?: number;
+  /** Stops the JVM (at once, or as soon as it is spawned) and rejects the start when it aborts. */
+  readonly signal?: AbortSignal;
+  /** Called once the JVM is spawned, before it answers. */
+  readonly onSpawn?: (pid: number | undefined) => void;
 }
 
 export class JavaMissingError extends Error {
@@ -63,10 +68,23 @@ export const checkJava = (): void => {
   }
 };
 
+/**
+ * On Linux, `setpriv --pdeathsig TERM` has the kernel send the JVM SIGTERM when the thread that spawned
+ * it ends, however it ends (SIGKILL included): no orphaned JVM holding the port and the data folder.
+ * Only from the main thread (a worker thread ends before its process does); elsewhere a plain `java`.
+ */
+let pdeathsigWorks: boolean | undefined;
+const dieWithParent = (): string[] => {
+  if (process.platform !== 'linux' || !isMainThread) return [];
+  pdeathsigWorks ??= spawnSync('setpriv', ['--pdeathsig', 'TERM', 'true']).status === 0;
+  return pdeathsigWorks ? ['setpriv', '--pdeathsig', 'TERM', '--'] : [];
+};
+
 const waitUntilAnswering = async (
   endpoint: string,
   child: ChildProcess,
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<void> => {
   const client = new DynamoDBClient({
     endpoint,
@@ -77,7 +95,9 @@ const waitUntilAnswering = async (
   const deadline = Date.now() + timeoutMs;
   try {
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
+      signal?.throwIfAborted();
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`DynamoDB Local exited with ${child.exitCode ?? child.signalCode}`);
       try {
         await client.send(new ListTablesCommand({ Limit: 1 }));
         return;
@@ -105,7 +125,10 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     '-disableTelemetry',
     ...(options.dbPath ? ['-dbPath', options.dbPath, '-sharedDb'] : ['-inMemory', '-sharedDb']),
   ];
-  const child = spawn('java', args, { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Nothing is spawned once the start is called off; from here to the listener below nothing awaits.
+  options.signal?.throwIfAborted();
+  const [command = 'java', ...commandArgs] = [...dieWithParent(), 'java', ...args];
+  const child = spawn(command, commandArgs, { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
@@ -113,19 +136,27 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
 
-  const stop = (): Promise<void> =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-    });
+      const force = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exited;
+      clearTimeout(force);
+    })();
+    return stopping;
+  };
+  options.signal?.addEventListener('abort', () => void stop(), { once: true });
+  options.onSpawn?.(child.pid);
 
   const endpoint = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilAnswering(endpoint, child, options.startTimeoutMs ?? 30_000);
+    await waitUntilAnswering(endpoint, child, options.startTimeoutMs ?? 30_000, options.signal);
   } catch (error) {
     await stop();
+    if (options.signal?.aborted) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`${reason}${output ? `\n${output.trim()}` : ''}`);
   }

@@ -1,12 +1,15 @@
 /**
  * Serves the SPA from the local stack's own origin: either through Vite in middleware mode (instant
  * start, hot reload: the default of `npm start`) or as the production build in web/dist (`--prod`,
- * what the browser tests use). Unknown paths fall back to index.html, as CloudFront does.
+ * what the browser tests use). Unknown paths fall back to index.html, as CloudFront does. Every answer
+ * carries the production security headers (./security-headers.ts, docs/decisions/051).
  */
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { devDocumentHeaders, localSpaHeaders, setHeaders } from './security-headers';
 
 export type WebMode = 'vite' | 'dist' | 'none';
 
@@ -41,13 +44,6 @@ const TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
-/** The same security headers the CloudFront response-headers policy sets in the cloud. */
-const SECURITY_HEADERS = {
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'strict-origin-when-cross-origin',
-};
-
 const serveDist = (folder: string): LocalWeb => {
   const root = normalize(folder);
   const fileFor = async (pathname: string): Promise<string | undefined> => {
@@ -64,7 +60,7 @@ const serveDist = (folder: string): LocalWeb => {
       res.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-        ...SECURITY_HEADERS,
+        ...localSpaHeaders(),
       });
       if (req.method === 'HEAD') return void res.end();
       createReadStream(file).pipe(res);
@@ -73,25 +69,60 @@ const serveDist = (folder: string): LocalWeb => {
   };
 };
 
+/**
+ * What Vite writes where the nonce goes (`html.cspNonce`): every `<script>`, `<style>` and stylesheet
+ * link of the HTML, and the `csp-nonce` meta its client reads for the `<style>` elements it injects.
+ * Each HTML answer replaces it with a fresh nonce and names that one in its CSP.
+ */
+const NONCE_PLACEHOLDER = 'local-dev-csp-nonce';
+
+const notFound = (res: ServerResponse) => {
+  res.writeHead(404, { 'content-type': 'text/plain' });
+  res.end('Not found');
+};
+
 const serveVite = async (webRoot: string, httpServer: Server): Promise<LocalWeb> => {
   const { createServer } = await import('vite');
   const vite = await createServer({
     configFile: join(webRoot, 'vite.config.ts'),
     configLoader: 'runner',
     root: webRoot,
-    appType: 'spa',
+    // 'custom': Vite serves modules and public files, the HTML is ours (below), so that each
+    // answer carries its own nonce.
+    appType: 'custom',
+    html: { cspNonce: NONCE_PLACEHOLDER },
     logLevel: 'warn',
-    server: { middlewareMode: true, ws: { server: httpServer } },
+    // No CORS: Vite would grant any localhost origin (its default); the page shares this origin.
+    server: { middlewareMode: true, ws: { server: httpServer }, cors: false },
   });
+  const template = join(webRoot, 'index.html');
+
+  /** index.html as Vite transforms it (client, React refresh preamble), for every path Vite has no file for. */
+  const serveIndex = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return notFound(res);
+    const nonce = randomBytes(16).toString('base64');
+    const html = (await vite.transformIndexHtml(req.url ?? '/', await readFile(template, 'utf8'))).replaceAll(
+      NONCE_PLACEHOLDER,
+      nonce,
+    );
+    res.writeHead(200, {
+      'content-type': TYPES['.html'] ?? 'text/html',
+      'cache-control': 'no-cache',
+      ...devDocumentHeaders(nonce),
+    });
+    res.end(req.method === 'HEAD' ? undefined : html);
+  };
+
   return {
     handle: (req, res) =>
-      new Promise((resolve) => {
-        vite.middlewares(req, res, () => {
-          res.writeHead(404, { 'content-type': 'text/plain' });
-          res.end('Not found');
-          resolve();
-        });
+      new Promise((resolve, reject) => {
+        // Modules, styles and public files: the production headers, as in --prod.
+        setHeaders(res, localSpaHeaders());
         res.once('finish', () => resolve());
+        res.once('close', () => resolve());
+        vite.middlewares(req, res, () => {
+          serveIndex(req, res).then(resolve, reject);
+        });
       }),
     close: () => vite.close(),
   };

@@ -14,10 +14,13 @@ import { handler as verifyAuthChallengeResponse } from '../../lambdas/cognito/ve
 import { DEFAULT_REGION, ROLE_GROUPS, WEBAUTHN_RP_NAME } from '../../shared/constants';
 import { createLocalApiGateway } from './api-gateway';
 import { ensureBootstrapAdmin } from './bootstrap';
-import { createLocalCognito } from './cognito/local-cognito';
+import { createLocalCognito, type AwsCredentials } from './cognito/local-cognito';
+import { generateCredentials } from './cognito/sigv4';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
+import { PRODUCT_SESSION_OPTIONS } from './session-options';
 import { createTables, tableEnvironment, type TableNames } from './tables';
 import { createLocalWeb, localWebEnvironment, type LocalWeb, type WebMode } from './spa';
+import { LOCAL_BASE_HEADERS, setHeaders } from './security-headers';
 
 export const LOCAL_USER_POOL_ID = `${DEFAULT_REGION}_localpool`;
 export const LOCAL_CLIENT_ID = 'localwebclient';
@@ -34,6 +37,13 @@ export interface LocalStackOptions {
   readonly bootstrapAdminEmail: string;
   /** More app clients of the pool (tests mint tokens with another audience with one). */
   readonly additionalClientIds?: readonly string[];
+  /**
+   * Calls the start off (docs/decisions/053): it stops at its next step and rejects, having stopped
+   * what it started, DynamoDB Local at once. A stack returned after the abort is the caller's to stop.
+   */
+  readonly signal?: AbortSignal;
+  /** Told each step of the start-up as it begins (`npm start` prints them with LOCAL_START_TRACE=1). */
+  readonly onPhase?: (phase: string) => void;
 }
 
 export interface LocalStack {
@@ -41,8 +51,16 @@ export interface LocalStack {
   /** Set while no admin exists: the link that activates the bootstrap admin. */
   readonly adminActivationLink?: string;
   readonly tables: TableNames;
+  /** The run's IAM key pair: what admin tools (and tests) sign Cognito admin calls with. */
+  readonly credentials: AwsCredentials;
   stop(): Promise<void>;
 }
+
+/**
+ * Drawn once per process, i.e. per `npm start` run; never `local`/`local`. Per process rather than
+ * per start: the in-process Lambdas' SDK clients keep the credentials they first read.
+ */
+const RUN_CREDENTIALS = generateCredentials();
 
 /** What `npm run invite` needs to reach a running local stack. */
 export interface LocalStackFile {
@@ -53,6 +71,8 @@ export interface LocalStackFile {
   readonly tables: TableNames;
   /** Signs page cursors; drawn anew on every start (a cursor is only good for the pages it continues). */
   readonly cursorSigningKey: string;
+  /** The key pair Cognito admin calls are signed with (decision 052); hence the file is mode 0600. */
+  readonly credentials: AwsCredentials;
 }
 export const stackFilePath = (dataDir: string) => join(dataDir, 'stack.json');
 
@@ -81,8 +101,10 @@ const listen = (server: Server, port: number): Promise<void> =>
 /** Points the in-process Lambdas at the local services, as their deployed environment points them at AWS. */
 export const lambdaEnvironment = (stack: LocalStackFile): Record<string, string> => ({
   AWS_REGION: DEFAULT_REGION,
-  AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
-  AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
+  // The run's key pair, as the cloud hands a Lambda its role's credentials; never the shell's own.
+  AWS_ACCESS_KEY_ID: stack.credentials.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: stack.credentials.secretAccessKey,
+  AWS_SESSION_TOKEN: '',
   AWS_ENDPOINT_URL_DYNAMODB: stack.dynamoDbEndpoint,
   AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: stack.cognitoEndpoint,
   USER_POOL_ID: stack.userPoolId,
@@ -92,6 +114,8 @@ export const lambdaEnvironment = (stack: LocalStackFile): Record<string, string>
   WEBAUTHN_ORIGINS: stack.origin,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   CURSOR_SIGNING_KEY: stack.cursorSigningKey,
+  // Same origin: the API sends no Access-Control-Allow-Origin locally, whatever the shell holds (decision 051).
+  CORS_ALLOW_ORIGIN: '',
   ...tableEnvironment(stack.tables),
 });
 
@@ -126,22 +150,35 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
 
     const web = options.web;
     Object.assign(process.env, localWebEnvironment(LOCAL_USER_POOL_ID, LOCAL_CLIENT_ID, DEFAULT_REGION));
-    const [dynamo, localWeb]: [DynamoDbLocal, LocalWeb] = await Promise.all([
-      startDynamoDbLocal({ dbPath: dynamoDir }),
+    // Both settle before we go on: a part that starts while the other fails is stopped with the rest.
+    const [dynamoStart, webStart] = await Promise.allSettled([
+      startDynamoDbLocal({
+        dbPath: dynamoDir,
+        signal: options.signal,
+        onSpawn: () => options.onPhase?.('dynamodb-local-spawned'),
+      }).then((dynamo) => {
+        options.onPhase?.('dynamodb-local-answered');
+        return dynamo;
+      }),
       createLocalWeb(web, join(options.repositoryRoot, 'web'), server),
     ]);
-    stoppers.push(
-      () => dynamo.stop(),
-      () => localWeb.close(),
-    );
+    if (dynamoStart.status === 'fulfilled') stoppers.push(() => dynamoStart.value.stop());
+    if (webStart.status === 'fulfilled') stoppers.push(() => webStart.value.close());
+    if (dynamoStart.status === 'rejected') throw dynamoStart.reason;
+    if (webStart.status === 'rejected') throw webStart.reason;
+    const [dynamo, localWeb]: [DynamoDbLocal, LocalWeb] = [dynamoStart.value, webStart.value];
+    options.signal?.throwIfAborted();
 
     const client = new DynamoDBClient({
       endpoint: dynamo.endpoint,
       region: DEFAULT_REGION,
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
+    options.onPhase?.('creating-tables');
     const tables = await createTables(client, 'local');
     client.destroy();
+    options.signal?.throwIfAborted();
+    options.onPhase?.('starting-cognito-and-api');
     const file: LocalStackFile = {
       origin,
       dynamoDbEndpoint: dynamo.endpoint,
@@ -149,6 +186,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       userPoolId: LOCAL_USER_POOL_ID,
       tables,
       cursorSigningKey: randomBytes(32).toString('hex'),
+      // Copies: the AWS SDK writes a `$source` mark into a credentials object it is handed.
+      credentials: { ...RUN_CREDENTIALS },
     };
     Object.assign(process.env, lambdaEnvironment(file));
 
@@ -161,6 +200,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       endpointPath: COGNITO_PATH,
       groups: ROLE_GROUPS,
       triggers: { defineAuthChallenge, createAuthChallenge, verifyAuthChallengeResponse },
+      ...PRODUCT_SESSION_OPTIONS,
+      credentials: file.credentials,
       persistence: options.dataDir
         ? { kind: 'directory', path: join(options.dataDir, 'cognito') }
         : { kind: 'memory' },
@@ -173,6 +214,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     });
 
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      // Every answer: JSON no page may render or frame; the SPA sends the production headers instead.
+      setHeaders(res, LOCAL_BASE_HEADERS);
       // Only this origin's Host (issue 11): a page on another name that resolves here (DNS
       // rebinding) reaches neither the API, the Cognito endpoint nor the SPA.
       if (!hostIsLocal(req.headers.host, options.port)) {
@@ -196,12 +239,18 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     if (!jwks.ok) throw new Error(`The local Cognito endpoint did not answer (${jwks.status}).`);
 
     if (options.dataDir) {
-      await writeFile(stackFilePath(options.dataDir), `${JSON.stringify(file, null, 2)}\n`);
+      // It holds the run's secret key: readable by this user only, and created fresh (`wx`) so a
+      // file left by an older run cannot keep wider permissions.
+      await rm(stackFilePath(options.dataDir), { force: true });
+      await writeFile(stackFilePath(options.dataDir), `${JSON.stringify(file, null, 2)}\n`, {
+        mode: 0o600,
+        flag: 'wx',
+      });
       stoppers.push(() => rm(stackFilePath(options.dataDir ?? ''), { force: true }));
     }
 
     const adminActivationLink = await ensureBootstrapAdmin(options.bootstrapAdminEmail, origin);
-    return { origin, adminActivationLink, tables, stop };
+    return { origin, adminActivationLink, tables, credentials: { ...file.credentials }, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -20,7 +20,7 @@ let world: People<never>;
 const clients: LoopbackClient[] = [];
 
 beforeAll(async () => {
-  world = await startPeople<never>({} as Record<never, { email: string }>);
+  world = await startPeople<never>({});
 }, 120_000);
 afterAll(async () => {
   for (const client of clients) client.close();

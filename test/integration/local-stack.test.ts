@@ -2,13 +2,26 @@
  * Issue 3's contract over HTTP only: the local stack as `npm start` runs it (on free ports, with its
  * own data folder), the admin flows, the profile, authorization on every route, bad input, restarts.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import {
+  AdminAddUserToGroupCommand,
+  AdminListGroupsForUserCommand,
+  CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../infra/local/dynamodb-local';
-import { LOCAL_CLIENT_ID, MISDIRECTED, startLocalStack, type LocalStack } from '../../infra/local/stack';
+import {
+  LOCAL_CLIENT_ID,
+  LOCAL_USER_POOL_ID,
+  MISDIRECTED,
+  stackFilePath,
+  startLocalStack,
+  type LocalStack,
+  type LocalStackFile,
+} from '../../infra/local/stack';
 import { ROUTES } from '../../lambdas/routes';
 import { API_MESSAGES, VALIDATION } from '../../shared/messages';
 import { codeFromLink, createHttpClient } from '../fixtures/http-client';
@@ -502,5 +515,65 @@ describe('only its own origin (issue 11)', () => {
     // Its own Host still reaches each part: the API (401 without a token) and the JWKS.
     expect((await withHost(`localhost:${port}`, 'GET', '/v1/users/me')).status).toBe(401);
     expect((await withHost(`LOCALHOST:${port}`, 'GET', '/v1/users/me')).status).toBe(401);
+  });
+});
+
+describe("Cognito admin calls need the run's key pair (issue 11, decision 052)", () => {
+  const cognitoAs = (credentials: { accessKeyId: string; secretAccessKey: string }) =>
+    new CognitoIdentityProviderClient({
+      endpoint: `${stack.origin}/cognito`,
+      region: 'us-west-2',
+      credentials,
+      maxAttempts: 1,
+    });
+  const groupsOf = async (client: CognitoIdentityProviderClient, Username: string) =>
+    (
+      await client.send(new AdminListGroupsForUserCommand({ UserPoolId: LOCAL_USER_POOL_ID, Username }))
+    ).Groups?.map((group) => group.GroupName);
+
+  it("refuses AdminAddUserToGroup signed with the old fixed 'local'/'local', and the groups stay", async () => {
+    const run = cognitoAs(stack.credentials);
+    const old = cognitoAs({ accessKeyId: 'local', secretAccessKey: 'local' });
+    try {
+      expect(await groupsOf(run, user.cognitoUsername)).toEqual(['users']);
+
+      await expect(
+        old.send(
+          new AdminAddUserToGroupCommand({
+            UserPoolId: LOCAL_USER_POOL_ID,
+            Username: user.cognitoUsername,
+            GroupName: 'admins',
+          }),
+        ),
+      ).rejects.toMatchObject({
+        name: 'UnrecognizedClientException',
+        message: 'The security token included in the request is invalid.',
+        $metadata: { httpStatusCode: 400 },
+      });
+
+      expect(await groupsOf(run, user.cognitoUsername)).toEqual(['users']);
+      const users = await http.request<{ users: { email: string; roles: string[] }[] }>(
+        'GET',
+        '/internal/v1/admin/users',
+        { token: admin.idToken },
+      );
+      expect(users.body.users.find((u) => u.email === 'user@example.com')?.roles).toEqual(['users']);
+    } finally {
+      run.destroy();
+      old.destroy();
+    }
+  });
+
+  it("hands the run's key pair to the Lambdas and to `npm run invite` in an owner-only stack file", async () => {
+    expect(stack.credentials.accessKeyId).not.toBe('local');
+    expect(process.env.AWS_ACCESS_KEY_ID).toBe(stack.credentials.accessKeyId);
+    expect(process.env.AWS_SECRET_ACCESS_KEY).toBe(stack.credentials.secretAccessKey);
+    const path = stackFilePath(dataDir);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    const file = JSON.parse(await readFile(path, 'utf8')) as LocalStackFile;
+    expect(file.credentials).toEqual({
+      accessKeyId: stack.credentials.accessKeyId,
+      secretAccessKey: stack.credentials.secretAccessKey,
+    });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * `npm start` as a developer runs it: its printed lines, its clean shutdown, its failures, and
- * data that survives a restart until `--reset`.
+ * data that survives a restart until `--reset`; and a stop at any moment of its start-up that leaves
+ * no process of its tree behind (docs/decisions/053-start-and-stop.md).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,7 +13,8 @@ import { freePort } from '../../infra/local/dynamodb-local';
 import { LOCAL_CLIENT_ID } from '../../infra/local/stack';
 import { codeFromLink, createHttpClient } from '../fixtures/http-client';
 import { API_MESSAGES } from '../../shared/messages';
-import { runInvite, runNpmStart } from '../fixtures/npm-start';
+import { runInvite, runNpmStart, type RunningStart } from '../fixtures/npm-start';
+import { canSeeProcesses, trackProcessTree, type ProcessTree } from '../fixtures/process-tree';
 
 let dataDir: string;
 let port: number;
@@ -126,4 +128,139 @@ describe('npm start', () => {
       expect.stringMatching(/^Java 17\+ is required/),
     ]);
   }, 30_000);
+});
+
+/** Every process of a run must be gone this long after the signal at the latest (the issue's measure). */
+const GONE_WITHIN_MS = 15_000;
+
+interface StopAt {
+  /** `node`: the command `npm start` runs, as measure:start spawns it; `npm`: `npm start` itself. */
+  readonly via: 'node' | 'npm';
+  /** The start of the line (stdout or stderr) on which the signal goes. */
+  readonly at: string;
+  readonly signal: NodeJS.Signals;
+  /** `child`: the spawned process only (measure:start, kill); `group`: its process group (a terminal's Ctrl-C). */
+  readonly to: 'child' | 'group';
+}
+
+interface Stopped {
+  readonly lines: string[];
+  readonly code: number | null;
+  readonly tree: ProcessTree;
+  /** Processes of the tree still alive GONE_WITHIN_MS after the signal, as `pid command`. */
+  readonly survivors: string[];
+}
+
+/**
+ * Starts `npm start -- --reset` on a fresh port and data folder with LOCAL_START_TRACE=1, sends the
+ * signal synchronously from the 'data' handler that reads the `at` line, and watches the whole tree
+ * from outside (/proc: descendants, and any process naming the data folder) until it is gone.
+ */
+const stopDuringStart = async ({ via, at, signal, to }: StopAt): Promise<Stopped> => {
+  const runDir = await mkdtemp(join(tmpdir(), 'npm-start-stop-'));
+  const runPort = await freePort();
+  let signalledAt = 0;
+  let onSignalled: () => void = () => undefined;
+  const signalled = new Promise<void>((done) => (onSignalled = done));
+  const holder: { run?: RunningStart; tree?: ProcessTree } = {};
+  const run = runNpmStart(
+    ['--reset'],
+    { PORT: String(runPort), LOCAL_DATA_DIR: runDir, LOCAL_START_TRACE: '1' },
+    {
+      via,
+      onLine: (line) => {
+        const pid = holder.run?.child.pid;
+        if (signalledAt !== 0 || !line.startsWith(at) || pid === undefined) return;
+        if (to === 'group') process.kill(-pid, signal);
+        else holder.run?.child.kill(signal);
+        signalledAt = Date.now();
+        holder.tree?.scan();
+        onSignalled();
+      },
+    },
+  );
+  holder.run = run;
+  const tree = trackProcessTree(run.child.pid ?? -1, [runDir]);
+  holder.tree = tree;
+  const stopWatching = tree.watch();
+  try {
+    // Bounded, so that a run that never reaches its line still ends in the cleanup below.
+    const tooLong = new Promise<void>((done) => setTimeout(done, 40_000).unref());
+    await Promise.race([signalled, run.exited, tooLong]);
+    if (signalledAt === 0) throw new Error(`No "${at}" line from npm start:\n${run.lines.join('\n')}`);
+    const left = await tree.waitUntilGone(signalledAt + GONE_WITHIN_MS);
+    return {
+      lines: run.lines,
+      code: left.length === 0 ? await run.exited : null,
+      tree,
+      survivors: left.map((member) => `${member.pid} ${member.command}`),
+    };
+  } finally {
+    stopWatching();
+    // A failed run leaves nothing behind either: what is still alive of this run's tree is killed.
+    tree.killAll('SIGKILL');
+    await rm(runDir, { recursive: true, force: true });
+  }
+};
+
+const ranDynamoDbLocal = (tree: ProcessTree) =>
+  tree.members.some((member) => member.command.includes('DynamoDBLocal.jar'));
+
+// The tree is seen through /proc (Linux).
+describe.skipIf(!canSeeProcesses)('npm start stopped during its start-up', () => {
+  it('SIGTERM before DynamoDB Local answers: everything stops and it exits 0', async () => {
+    const stopped = await stopDuringStart({
+      via: 'node',
+      at: '[start] dynamodb-local-spawned',
+      signal: 'SIGTERM',
+      to: 'child',
+    });
+    expect(stopped.survivors).toEqual([]);
+    // The signal came while DynamoDB Local was starting (the step had not moved on).
+    expect(stopped.lines).toContain('[start] stop (SIGTERM) during dynamodb-local-spawned');
+    expect(ranDynamoDbLocal(stopped.tree)).toBe(true);
+    expect(stopped.code).toBe(0);
+  }, 60_000);
+
+  it('SIGTERM while the tables are created: everything stops and it exits 0', async () => {
+    const stopped = await stopDuringStart({
+      via: 'node',
+      at: '[start] creating-tables',
+      signal: 'SIGTERM',
+      to: 'child',
+    });
+    expect(stopped.survivors).toEqual([]);
+    expect(stopped.lines).toContain('[start] stop (SIGTERM) during creating-tables');
+    expect(ranDynamoDbLocal(stopped.tree)).toBe(true);
+    expect(stopped.code).toBe(0);
+  }, 60_000);
+
+  it('SIGTERM the instant Ready is printed (as measure:start sends it): everything stops and it exits 0', async () => {
+    const stopped = await stopDuringStart({ via: 'node', at: 'Ready on ', signal: 'SIGTERM', to: 'child' });
+    expect(stopped.survivors).toEqual([]);
+    expect(stopped.lines).toContain('[start] stop (SIGTERM) during ready');
+    expect(ranDynamoDbLocal(stopped.tree)).toBe(true);
+    expect(stopped.code).toBe(0);
+  }, 60_000);
+
+  it('Ctrl-C (SIGINT to the process group of `npm start`) while the tables are created: nothing is left', async () => {
+    const stopped = await stopDuringStart({
+      via: 'npm',
+      at: '[start] creating-tables',
+      signal: 'SIGINT',
+      to: 'group',
+    });
+    expect(stopped.survivors).toEqual([]);
+    expect(stopped.lines).toContain('[start] stop (SIGINT) during creating-tables');
+    // npm, its shell, node and the JVM.
+    expect(stopped.tree.members.length).toBeGreaterThanOrEqual(4);
+    expect(ranDynamoDbLocal(stopped.tree)).toBe(true);
+  }, 60_000);
+
+  it('SIGTERM to npm the instant Ready is printed: npm does not pass it on, node sees its parent go and stops', async () => {
+    const stopped = await stopDuringStart({ via: 'npm', at: 'Ready on ', signal: 'SIGTERM', to: 'child' });
+    expect(stopped.survivors).toEqual([]);
+    expect(stopped.lines).toContain('[start] stop (parent exited) during ready');
+    expect(ranDynamoDbLocal(stopped.tree)).toBe(true);
+  }, 60_000);
 });

@@ -6,11 +6,16 @@
 import {
   GetTokensFromRefreshTokenCommand,
   NotAuthorizedException,
+  RefreshTokenReuseException,
   RevokeTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_MESSAGES } from '../../shared/messages';
-import { ID_TOKEN_VALIDITY_MINUTES, REFRESH_TOKEN_VALIDITY_DAYS } from '../../shared/session-policy';
+import {
+  ID_TOKEN_VALIDITY_MINUTES,
+  REFRESH_TOKEN_GRACE_SECONDS,
+  REFRESH_TOKEN_VALIDITY_DAYS,
+} from '../../shared/session-policy';
 import { LOCAL_CLIENT_ID } from '../../infra/local/stack';
 import { startPeople, type People } from '../fixtures/health-people';
 import type { SoftwareAuthenticator } from '../fixtures/software-authenticator';
@@ -25,6 +30,9 @@ beforeAll(async () => {
   });
 }, 120_000);
 afterAll(() => world?.stop());
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 interface Session {
   readonly idToken: string;
@@ -123,5 +131,31 @@ describe('signing out everywhere', () => {
     expect((await getMe(clientSession.idToken)).status).toBe(200);
     const fresh = await signIn(authenticator);
     expect((await getMe(fresh.idToken)).status).toBe(200);
+  });
+});
+
+describe('refresh-token rotation', () => {
+  it('answers a new refresh token on every refresh; the old one works for the grace period, then gets nothing', async () => {
+    const session = await signIn(world.people.client.authenticator);
+    const first = (await refreshed(session.refreshToken)).AuthenticationResult;
+    const rotated = first?.RefreshToken ?? '';
+    expect(rotated).not.toBe('');
+    expect(rotated).not.toBe(session.refreshToken);
+    expect(claimsOf(first?.IdToken ?? '')['origin_jti']).toBe(claimsOf(session.idToken)['origin_jti']);
+
+    // A client that lost the answer may retry within the grace period.
+    const retried = (await refreshed(session.refreshToken)).AuthenticationResult;
+    expect(retried?.IdToken).toBeTruthy();
+
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (REFRESH_TOKEN_GRACE_SECONDS + 1) * 1000 });
+    const late = await refreshed(session.refreshToken).catch((error: unknown) => error);
+    expect(late).toBeInstanceOf(RefreshTokenReuseException);
+    expect(
+      (late as { $response?: unknown; AuthenticationResult?: unknown }).AuthenticationResult,
+    ).toBeUndefined();
+    // The token it was rotated into carries on, and its id token is served.
+    const next = (await refreshed(rotated)).AuthenticationResult;
+    expect(next?.RefreshToken).toBeTruthy();
+    expect((await getMe(next?.IdToken ?? '')).status).toBe(200);
   });
 });

@@ -10,6 +10,7 @@ import type {
   VerifyAuthChallengeResponseTriggerEvent,
 } from 'aws-lambda';
 import { z } from 'zod';
+import { generateCredentials, type AwsCredentials } from './sigv4';
 
 /**
  * A Lambda handler as the product exports it: async `(event, context) => event`, or the older
@@ -29,6 +30,14 @@ export interface CustomAuthTriggers {
 
 export type PersistenceOption =
   { readonly kind: 'memory' } | { readonly kind: 'directory'; readonly path: string };
+
+/** The app client's refresh-token rotation, as Cognito's `RefreshTokenRotationType`. */
+export interface RefreshTokenRotation {
+  /** Cognito's `Feature: ENABLED`: every refresh answers a new refresh token. */
+  readonly enabled: boolean;
+  /** How long a rotated-out refresh token still works after its first use, 0 to 60 s (0: not at all). */
+  readonly retryGracePeriodSeconds: number;
+}
 
 export interface LocalCognitoOptions {
   /** AWS region the pool pretends to live in, e.g. `us-west-2`. */
@@ -60,6 +69,17 @@ export interface LocalCognitoOptions {
   readonly accessTokenValiditySeconds?: number;
   /** Default 30 days (Cognito allows 1 hour to 10 years). */
   readonly refreshTokenValiditySeconds?: number;
+  /**
+   * Refresh-token rotation. Default disabled, as in Cognito. Enabled, GetTokensFromRefreshToken
+   * answers a new refresh token of the same family (same `origin_jti`, `auth_time` and expiry) and
+   * InitiateAuth refuses REFRESH_TOKEN_AUTH, as Cognito does (decision 052).
+   */
+  readonly refreshTokenRotation?: RefreshTokenRotation;
+  /**
+   * The IAM access key pair admin calls must be signed with (SigV4). Default: a fresh random pair,
+   * readable as `credentials` on what `createLocalCognito` and `startLocalCognitoServer` return.
+   */
+  readonly credentials?: AwsCredentials;
   /** Clock in epoch milliseconds, for tests. Default `Date.now`. */
   readonly now?: () => number;
   /** Where trigger failures and internal errors are reported. Default `console`. */
@@ -106,7 +126,18 @@ const optionsSchema = z
       .min(3600)
       .max(3650 * DAY)
       .default(30 * DAY),
-    now: fn<() => number>('now').default(() => Date.now),
+    refreshTokenRotation: z
+      .object({ enabled: z.boolean(), retryGracePeriodSeconds: z.int().min(0).max(60) })
+      .default({ enabled: false, retryGracePeriodSeconds: 0 }),
+    credentials: z
+      .object({
+        // Like AWS's: 16 to 128 word characters, never a `/` (it separates the credential scope).
+        accessKeyId: z.string().regex(/^\w{16,128}$/, 'accessKeyId must be 16 to 128 word characters'),
+        secretAccessKey: z.string().min(16, 'secretAccessKey must be at least 16 characters'),
+      })
+      .default(generateCredentials),
+    // Read at every call, so a test that fakes the process clock moves the pool's with the Lambdas'.
+    now: fn<() => number>('now').default(() => () => Date.now()),
     logger: z
       .custom<Pick<Console, 'error'>>((v) => typeof v === 'object' && v !== null)
       .default(() => console),

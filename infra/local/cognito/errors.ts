@@ -29,10 +29,20 @@ export const unexpectedLambda = make('UnexpectedLambdaException');
 export const unsupportedTokenType = make('UnsupportedTokenTypeException');
 export const serialization = make('SerializationException');
 export const unknownOperation = make('UnknownOperationException');
-export const missingAuthenticationToken = make('MissingAuthenticationTokenException');
+export const refreshTokenReuse = make('RefreshTokenReuseException');
+export const invalidSignature = make('InvalidSignatureException');
+export const incompleteSignature = make('IncompleteSignatureException');
 
 /** The one message Cognito gives for every failed sign-in, so callers cannot probe for users. */
 export const INCORRECT_CREDENTIALS = 'Incorrect username or password.';
+
+/** A signed action called with no Authorization header: 403, as in AWS's common errors. */
+export const missingAuthenticationToken = (): CognitoError =>
+  new CognitoError('MissingAuthenticationTokenException', 'Missing Authentication Token', 403);
+
+/** An access key id the endpoint does not know (AWS's answer to a wrong or revoked key). */
+export const unrecognizedClient = (): CognitoError =>
+  new CognitoError('UnrecognizedClientException', 'The security token included in the request is invalid.');
 
 export const userNotFound = (): CognitoError =>
   new CognitoError('UserNotFoundException', 'User does not exist.');

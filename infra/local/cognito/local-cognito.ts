@@ -11,13 +11,7 @@ import { adminUserActions } from './actions/admin-users';
 import { authFlowActions } from './actions/auth-flows';
 import { userTokenActions } from './actions/user-tokens';
 import type { LocalCognitoOptions } from './config';
-import {
-  CognitoError,
-  internalError,
-  missingAuthenticationToken,
-  serialization,
-  unknownOperation,
-} from './errors';
+import { CognitoError, internalError, serialization, unknownOperation } from './errors';
 import { createPool, type Pool } from './pool';
 import {
   hasJsonContentType,
@@ -30,8 +24,19 @@ import {
   sendPreflight,
   targetAction,
 } from './protocol';
+import { verifySignature, type AwsCredentials } from './sigv4';
 
-export type { CustomAuthTriggers, LocalCognitoOptions, PersistenceOption, TriggerHandler } from './config';
+export type {
+  CustomAuthTriggers,
+  LocalCognitoOptions,
+  PersistenceOption,
+  RefreshTokenRotation,
+  TriggerHandler,
+} from './config';
+export type { AwsCredentials } from './sigv4';
+
+/** The service name admin calls are signed for, as in the credential scope `…/<region>/cognito-idp/aws4_request`. */
+const SIGNING_SERVICE = 'cognito-idp';
 
 export interface LocalCognito {
   /** Answers the request and resolves true when it is a Cognito call or the JWKS; false leaves it to the host. */
@@ -40,6 +45,8 @@ export interface LocalCognito {
   readonly issuer: string;
   /** Path of the JWKS on this handler, `/<userPoolId>/.well-known/jwks.json` under publicUrl's path. */
   readonly jwksPath: string;
+  /** The key pair admin calls must be signed with: the option's, or the one drawn for this pool. */
+  readonly credentials: AwsCredentials;
   /** Waits for pending writes; afterwards every call is refused. */
   close(): Promise<void>;
 }
@@ -57,11 +64,6 @@ const sdkVersionOf = (req: IncomingMessage): string => {
   return match ? `aws-sdk-js-${match[1]}` : 'aws-sdk-unknown-unknown';
 };
 
-const isSigned = (req: IncomingMessage): boolean => {
-  const authorization = req.headers.authorization;
-  return typeof authorization === 'string' && authorization.trim() !== '';
-};
-
 export const createLocalCognito = (options: LocalCognitoOptions): LocalCognito => {
   const pool = createPool(options);
   const { config } = pool;
@@ -75,7 +77,18 @@ export const createLocalCognito = (options: LocalCognitoOptions): LocalCognito =
     if (closed) throw internalError('The local Cognito endpoint is closed.');
     const action = Object.hasOwn(ACTIONS, actionName) ? ACTIONS[actionName] : undefined;
     if (!action) throw unknownOperation(`Operation ${actionName} is not supported by the local user pool.`);
-    if (action.signed && !isSigned(req)) throw missingAuthenticationToken('Missing Authentication Token');
+    if (action.signed) {
+      // Admin calls carry IAM credentials in AWS: the SigV4 signature must match the pool's key pair.
+      verifySignature(
+        { method: req.method ?? '', url: req.url ?? '/', headers: req.headers, body },
+        {
+          credentials: config.credentials,
+          region: config.region,
+          service: SIGNING_SERVICE,
+          nowMs: pool.nowMs(),
+        },
+      );
+    }
     if (!hasJsonContentType(req)) throw serialization('Content-Type must be application/x-amz-json-1.1.');
     const request: ActionRequest = { body: parseJsonObject(body), awsSdkVersion: sdkVersionOf(req) };
     return action.run(pool, request);
@@ -111,6 +124,7 @@ export const createLocalCognito = (options: LocalCognitoOptions): LocalCognito =
     handle,
     issuer: config.issuer,
     jwksPath: config.jwksPath,
+    credentials: config.credentials,
     close: async () => {
       closed = true;
       pool.sessions.clear();
@@ -131,6 +145,8 @@ export interface LocalCognitoServer {
   readonly url: string;
   readonly issuer: string;
   readonly jwksUri: string;
+  /** The key pair admin calls must be signed with. */
+  readonly credentials: AwsCredentials;
   stop(): Promise<void>;
 }
 
@@ -141,7 +157,7 @@ export type LocalCognitoServerOptions = Omit<LocalCognitoOptions, 'publicUrl'> &
   readonly port?: number;
 };
 
-/** Listens on 127.0.0.1 only: the local pool has no real authentication and must not be reachable from the network. */
+/** Listens on 127.0.0.1 only: a development pool must not be reachable from the network. */
 export const startLocalCognitoServer = async (
   options: LocalCognitoServerOptions,
 ): Promise<LocalCognitoServer> => {
@@ -181,6 +197,7 @@ export const startLocalCognitoServer = async (
     url: origin + (endpointPath === '/' ? '' : endpointPath),
     issuer: cognito.issuer,
     jwksUri: origin + cognito.jwksPath,
+    credentials: cognito.credentials,
     stop: async () => {
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
       // The SDK keeps connections alive; without this, close() would wait for them to time out.

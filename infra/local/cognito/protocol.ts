@@ -11,21 +11,6 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Past this we stop draining and drop the connection; below it we drain so the client sees the 413. */
 const MAX_DRAIN_BYTES = 16 * MAX_BODY_BYTES;
 
-/** What Chromium preflights for Amplify's calls (DESIGN section 10). */
-const CORS_ALLOWED_HEADERS = [
-  'amz-sdk-invocation-id',
-  'amz-sdk-request',
-  'cache-control',
-  'content-type',
-  'x-amz-target',
-  'x-amz-user-agent',
-].join(', ');
-
-const CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'x-amzn-requestid, x-amzn-errortype',
-} as const;
-
 const JSON_CONTENT_TYPES = ['application/x-amz-json-1.1', 'application/x-amz-json-1.0', 'application/json'];
 
 export const requestPath = (req: IncomingMessage): string => {
@@ -43,7 +28,10 @@ export const targetAction = (req: IncomingMessage): string | undefined => {
   return target.slice(TARGET_PREFIX.length);
 };
 
-/** A CORS preflight for a Cognito call: only these are ours, other OPTIONS belong to the host server. */
+/**
+ * A CORS preflight for a Cognito call: only another origin sends one (the SPA shares the endpoint's
+ * origin), and it is refused. Other OPTIONS belong to the host server.
+ */
 export const isCognitoPreflight = (req: IncomingMessage): boolean => {
   const requested = req.headers['access-control-request-headers'];
   return typeof requested === 'string' && requested.toLowerCase().includes('x-amz-target');
@@ -100,11 +88,13 @@ export const sendJson = (
 ): void => {
   const payload = JSON.stringify(body);
   res.writeHead(statusCode, {
-    ...CORS_HEADERS,
     'content-type': 'application/x-amz-json-1.1',
     'content-length': String(Buffer.byteLength(payload)),
     // Answers carry tokens: never let a proxy or the browser keep them.
     'cache-control': 'no-store',
+    // The pool's clock (the process's), as AWS's answers carry AWS's: the SDK corrects its signing
+    // clock by this header, so it must not be Node's own, which ignores a test's faked clock.
+    date: new Date().toUTCString(),
     'x-amzn-requestid': randomUUID(),
     ...headers,
   });
@@ -120,13 +110,20 @@ export const sendError = (res: ServerResponse, error: CognitoError): void => {
   );
 };
 
+/** The only CORS message there is: no. Without an Access-Control-Allow-Origin the browser blocks the call. */
+export const PREFLIGHT_REFUSED =
+  'Cross-origin calls are not allowed: the local Cognito endpoint serves its own origin only.';
+
+/**
+ * Refuses a cross-origin preflight: no `Access-Control-*` header at all (never `*`), so the browser
+ * sends nothing after it. The SPA, the API and this endpoint share one origin (decision 051).
+ */
 export const sendPreflight = (res: ServerResponse): void => {
-  res.writeHead(204, {
-    ...CORS_HEADERS,
-    'access-control-allow-methods': 'POST, OPTIONS',
-    'access-control-allow-headers': CORS_ALLOWED_HEADERS,
-    'access-control-max-age': '600',
-    'content-length': '0',
+  const payload = JSON.stringify({ message: PREFLIGHT_REFUSED });
+  res.writeHead(403, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(payload)),
+    'cache-control': 'no-store',
   });
-  res.end();
+  res.end(payload);
 };

@@ -35,18 +35,28 @@ export const groupRecordSchema = z.object({
 });
 export type GroupRecord = z.infer<typeof groupRecordSchema>;
 
-/** One sign-in's refresh token. Only its SHA-256 is kept: a leaked state folder yields no usable token. */
+/**
+ * One refresh token. Only its SHA-256 is kept: a leaked state folder yields no usable token. With
+ * rotation, every refresh adds a record to the sign-in's family: same `originJti`, `authTime` and
+ * `expiresAt`.
+ */
 export const refreshRecordSchema = z.object({
   tokenHash: z.string(),
-  /** Shared by every id and access token minted from this sign-in; revocation works on it. */
+  /** Shared by every token minted from this sign-in (the family); revocation works on it. */
   originJti: z.string(),
   sub: z.string(),
   clientId: z.string(),
   eventId: z.string(),
   /** Epoch seconds of the sign-in, carried into refreshed tokens as `auth_time`. */
   authTime: z.number(),
+  /** Epoch seconds; the family's, counted from the sign-in: rotation does not extend it. */
   expiresAt: z.number(),
   revokedAt: z.number().optional(),
+  /**
+   * Epoch milliseconds of this token's first use with rotation on: it has been rotated out and works
+   * only for the client's retry grace period after that.
+   */
+  rotatedAt: z.number().optional(),
 });
 export type RefreshRecord = z.infer<typeof refreshRecordSchema>;
 

@@ -1,10 +1,11 @@
 /**
  * Token lifecycle: id and access tokens with Cognito's claims, opaque refresh tokens kept only as
- * hashes, and revocation by `origin_jti` (the sign-in every token descends from), which is how
- * Cognito's RevokeToken and GlobalSignOut reach access tokens already handed out.
+ * hashes (rotated on every refresh when the client rotates them), and revocation by `origin_jti`
+ * (the sign-in every token of a family descends from), which is how Cognito's RevokeToken and
+ * GlobalSignOut reach access tokens already handed out.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { notAuthorized, userDisabled, userNotFound } from './errors';
+import { notAuthorized, refreshTokenReuse, userDisabled, userNotFound } from './errors';
 import { isClientOf, type Pool } from './pool';
 import type { RefreshRecord, UserRecord } from './state';
 import { attributeClaims, findUserBySub, groupsOf } from './users';
@@ -75,10 +76,12 @@ const mintTokens = (
   };
 };
 
+const newRefreshToken = (): string => randomBytes(64).toString('base64url');
+
 /** A completed sign-in: a new token family with its refresh token. Call `pool.save()` afterwards. */
 export const signIn = (pool: Pool, user: UserRecord, clientId: string): AuthenticationResult => {
   pruneTokens(pool);
-  const refreshToken = randomBytes(64).toString('base64url');
+  const refreshToken = newRefreshToken();
   const now = pool.nowSeconds();
   const record: RefreshRecord = {
     tokenHash: hashRefreshToken(refreshToken),
@@ -93,28 +96,61 @@ export const signIn = (pool: Pool, user: UserRecord, clientId: string): Authenti
   return { ...mintTokens(pool, user, record), RefreshToken: refreshToken };
 };
 
-/** New id and access tokens from a refresh token; the refresh token itself is not rotated. */
+/** Whether a rotated-out refresh token's retry grace period is over (at once with a grace of 0). */
+const graceOver = (pool: Pool, record: RefreshRecord): boolean =>
+  record.rotatedAt !== undefined &&
+  pool.nowMs() >= record.rotatedAt + pool.config.refreshTokenRotation.retryGracePeriodSeconds * 1000;
+
+/**
+ * New id and access tokens from a refresh token. With rotation, also a new refresh token of the same
+ * family (same `origin_jti`, `auth_time` and expiry: the session is counted from the sign-in), and
+ * the submitted one works only for the retry grace period after its first use. When the answer
+ * carries a `RefreshToken`, the state changed: call `pool.save()`.
+ */
 export const refresh = (pool: Pool, refreshToken: string, clientId: string): AuthenticationResult => {
   const record = pool.state.refreshTokens.get(hashRefreshToken(refreshToken));
   if (!record || record.clientId !== clientId) throw notAuthorized('Invalid Refresh Token');
   if (record.revokedAt !== undefined) throw notAuthorized('Refresh Token has been revoked');
   if (record.expiresAt <= pool.nowSeconds()) throw notAuthorized('Refresh Token has expired');
+  if (graceOver(pool, record)) throw refreshTokenReuse('Refresh Token has been rotated');
   const user = findUserBySub(pool.state, record.sub);
   if (!user) throw notAuthorized('Refresh Token has been revoked');
   if (!user.enabled) throw userDisabled();
-  return mintTokens(pool, user, record);
+  const tokens = mintTokens(pool, user, record);
+  if (!pool.config.refreshTokenRotation.enabled) return tokens;
+
+  pruneTokens(pool);
+  record.rotatedAt ??= pool.nowMs();
+  const next = newRefreshToken();
+  const successor: RefreshRecord = {
+    tokenHash: hashRefreshToken(next),
+    originJti: record.originJti,
+    sub: record.sub,
+    clientId: record.clientId,
+    eventId: record.eventId,
+    authTime: record.authTime,
+    expiresAt: record.expiresAt,
+  };
+  pool.state.refreshTokens.set(successor.tokenHash, successor);
+  return { ...tokens, RefreshToken: next };
 };
 
+/** Revokes the whole family of `record`: every refresh token of its sign-in, and the access tokens. */
 const revokeFamily = (pool: Pool, record: RefreshRecord): void => {
   const now = pool.nowSeconds();
-  record.revokedAt ??= now;
+  for (const member of pool.state.refreshTokens.values()) {
+    if (member.originJti === record.originJti) member.revokedAt ??= now;
+  }
   // Tokens minted before now expire within one lifetime; after that the entry is dead weight.
   const keepUntil =
     now + Math.max(pool.config.idTokenValiditySeconds, pool.config.accessTokenValiditySeconds);
   pool.state.revocations.set(record.originJti, { originJti: record.originJti, keepUntil });
 };
 
-/** RevokeToken: false when the token is unknown to this client (nothing to revoke). */
+/**
+ * RevokeToken: any refresh token of a family (a rotated-out one too) revokes the whole family. False
+ * when the token is unknown to this client (nothing to revoke).
+ */
 export const revokeRefreshToken = (pool: Pool, refreshToken: string, clientId: string): boolean => {
   const record = pool.state.refreshTokens.get(hashRefreshToken(refreshToken));
   if (!record || record.clientId !== clientId) return false;

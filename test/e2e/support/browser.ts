@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { onTestFinished } from 'vitest';
+import { registerBrowser, watchCsp } from './csp';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -30,13 +31,16 @@ export type Viewport = { readonly width: number; readonly height: number };
 /** Generous for a loaded 2-core machine, yet far below the test timeout. */
 const ACTION_TIMEOUT_MS = 15_000;
 
-export const launchChromium = (): Promise<Browser> => {
+/** Chromium, every context of which the CSP detector (./csp.ts) expects to watch. */
+export const launchChromium = async (): Promise<Browser> => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `No Chromium at ${CHROMIUM}: install it (sudo apt-get install -y chromium) or set CHROMIUM_PATH.`,
     );
   }
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  registerBrowser(browser);
+  return browser;
 };
 
 const readPasskeys = (cdp: CDPSession, authenticatorId: string) =>
@@ -89,7 +93,10 @@ export interface DeviceOptions {
   clipboard?: boolean;
 }
 
-/** A fresh browser context (no cookies, no storage) with its own virtual authenticator. */
+/**
+ * A fresh browser context (no cookies, no storage) with its own virtual authenticator, watched by
+ * the CSP detector.
+ */
 export const openDevice = async (
   browser: Browser,
   origin: string,
@@ -102,6 +109,8 @@ export const openDevice = async (
     timezoneId: 'UTC',
   });
   try {
+    // Before any page: every CSP violation in this context fails the test (./csp.ts).
+    await watchCsp(context);
     context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
     const page = await context.newPage();

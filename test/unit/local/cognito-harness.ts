@@ -21,6 +21,7 @@ import type { CustomAuthTriggers } from '../../../infra/local/cognito/config';
 import { localJwksFetcher } from '../../../infra/local/cognito/jwks-fetcher';
 import {
   startLocalCognitoServer,
+  type AwsCredentials,
   type LocalCognitoServer,
   type LocalCognitoServerOptions,
 } from '../../../infra/local/cognito/local-cognito';
@@ -29,6 +30,11 @@ export const REGION = 'us-west-2';
 export const USER_POOL_ID = 'us-west-2_LocalTest1';
 export const CLIENT_ID = 'localtestclient0123456789';
 export const ANSWER = 'correct';
+/** The key pair the test pools are started with: admin calls signed with it are accepted. */
+export const TEST_CREDENTIALS: AwsCredentials = {
+  accessKeyId: 'LOCALTESTKEY00001',
+  secretAccessKey: 'local-test-secret-0123456789',
+};
 
 /** Asymmetric matchers typed as `unknown`: vitest types them `any`, which the lint rules refuse. */
 export const match = {
@@ -108,6 +114,7 @@ export const startPool = async (
     groups: ['admins', 'coaches', 'users'],
     triggers,
     logger: silentLogger,
+    credentials: TEST_CREDENTIALS,
     ...options,
   });
   const client = sdkClient(server.url);
@@ -118,12 +125,18 @@ export const startPool = async (
   return { server, client, events };
 };
 
-export const sdkClient = (endpoint: string): CognitoIdentityProviderClient =>
+/** The real SDK client; it signs admin calls with `credentials` (SigV4), by default the pools' pair. */
+export const sdkClient = (
+  endpoint: string,
+  credentials: AwsCredentials = TEST_CREDENTIALS,
+  extra: Partial<ConstructorParameters<typeof CognitoIdentityProviderClient>[0]> = {},
+): CognitoIdentityProviderClient =>
   new CognitoIdentityProviderClient({
     region: REGION,
     endpoint,
-    credentials: { accessKeyId: 'AKIDLOCALTEST', secretAccessKey: 'local-test-secret' },
+    credentials,
     maxAttempts: 1,
+    ...extra,
   });
 
 let userCounter = 0;

@@ -582,3 +582,138 @@ describe('tokens after sign-in', () => {
     );
   });
 });
+
+describe('refresh-token rotation (decision 052)', () => {
+  /** A pool whose app client rotates refresh tokens, on a clock the test moves. */
+  const rotatingPool = async (retryGracePeriodSeconds = 10, refreshTokenValiditySeconds = 30 * 86_400) => {
+    const clock = { now: Date.now() };
+    const pool = await startPool({
+      now: () => clock.now,
+      refreshTokenValiditySeconds,
+      refreshTokenRotation: { enabled: true, retryGracePeriodSeconds },
+    });
+    const user = await createUser(pool.client);
+    const tokens = await signIn(pool.client, user.username);
+    const refresh = async (RefreshToken: string) => {
+      const answer = await pool.client.send(
+        new GetTokensFromRefreshTokenCommand({ ClientId: CLIENT_ID, RefreshToken }),
+      );
+      const { AccessToken, IdToken, RefreshToken: next } = answer.AuthenticationResult ?? {};
+      if (!AccessToken || !IdToken || !next) throw new Error('a rotating refresh answered no refresh token');
+      return { AccessToken, IdToken, RefreshToken: next };
+    };
+    return { ...pool, clock, user, tokens, refresh };
+  };
+  const reused = { name: 'RefreshTokenReuseException', message: 'Refresh Token has been rotated' };
+
+  it('answers a new refresh token on every refresh, of the same family as the sign-in', async () => {
+    const { server, tokens, refresh } = await rotatingPool();
+
+    const first = await refresh(tokens.RefreshToken);
+    const second = await refresh(first.RefreshToken);
+
+    expect(new Set([tokens.RefreshToken, first.RefreshToken, second.RefreshToken]).size).toBe(3);
+    const { id, access } = verifiers(server.issuer, server.jwksUri);
+    const signedIn = await id.verify(tokens.IdToken);
+    for (const refreshed of [first, second]) {
+      const claims = await id.verify(refreshed.IdToken);
+      expect(claims).toMatchObject({ origin_jti: signedIn['origin_jti'], auth_time: signedIn['auth_time'] });
+      expect(claims.jti).not.toBe(signedIn.jti);
+      await expect(access.verify(refreshed.AccessToken)).resolves.toMatchObject({
+        origin_jti: signedIn['origin_jti'],
+      });
+    }
+  });
+
+  it('still honours the rotated-out token within the grace period after its first use, then refuses it', async () => {
+    const { clock, tokens, refresh } = await rotatingPool(10);
+    const rotated = await refresh(tokens.RefreshToken);
+
+    clock.now += 9_999;
+    // A client's retry: it gets fresh tokens (and another refresh token of the family).
+    const retry = await refresh(tokens.RefreshToken);
+    expect(retry.RefreshToken).not.toBe(rotated.RefreshToken);
+
+    clock.now += 1; // 10 s after the first use; the retry did not extend the grace period
+    await expect(refresh(tokens.RefreshToken)).rejects.toMatchObject(reused);
+    await expect(refresh(rotated.RefreshToken)).resolves.toHaveProperty('RefreshToken');
+  });
+
+  it('refuses the rotated-out token at once with a grace period of 0', async () => {
+    const { tokens, refresh } = await rotatingPool(0);
+    const rotated = await refresh(tokens.RefreshToken);
+
+    await expect(refresh(tokens.RefreshToken)).rejects.toMatchObject(reused);
+    await expect(refresh(rotated.RefreshToken)).resolves.toHaveProperty('RefreshToken');
+  });
+
+  it("keeps the family's expiry: a rotated token ends when the sign-in's refresh token would have", async () => {
+    const { clock, tokens, refresh } = await rotatingPool(10, 7200);
+
+    clock.now += 3600 * 1000;
+    const rotated = await refresh(tokens.RefreshToken);
+    clock.now += 3599 * 1000; // 7199 s after the sign-in
+    const last = await refresh(rotated.RefreshToken);
+    clock.now += 1000; // 7200 s: the session is over, however recently it was refreshed
+
+    await expect(refresh(last.RefreshToken)).rejects.toMatchObject({
+      name: 'NotAuthorizedException',
+      message: 'Refresh Token has expired',
+    });
+  });
+
+  it.each(['the sign-in token, rotated out long ago', 'the latest token'] as const)(
+    'revokes the whole family on RevokeToken with %s, and nothing of another sign-in',
+    async (which) => {
+      const { client, clock, user, tokens, refresh } = await rotatingPool(10);
+      const first = await refresh(tokens.RefreshToken);
+      const latest = await refresh(first.RefreshToken);
+      const other = await signIn(client, user.username);
+      clock.now += 60_000;
+
+      const Token = which === 'the latest token' ? latest.RefreshToken : tokens.RefreshToken;
+      await client.send(new RevokeTokenCommand({ ClientId: CLIENT_ID, Token }));
+
+      for (const refreshToken of [tokens.RefreshToken, first.RefreshToken, latest.RefreshToken]) {
+        await expect(refresh(refreshToken)).rejects.toMatchObject({
+          name: 'NotAuthorizedException',
+          message: 'Refresh Token has been revoked',
+        });
+      }
+      for (const accessToken of [tokens.AccessToken, first.AccessToken, latest.AccessToken]) {
+        await expect(client.send(new GetUserCommand({ AccessToken: accessToken }))).rejects.toMatchObject({
+          name: 'NotAuthorizedException',
+          message: 'Access Token has been revoked',
+        });
+      }
+      await expect(refresh(other.RefreshToken)).resolves.toHaveProperty('RefreshToken');
+    },
+  );
+
+  it.each(['REFRESH_TOKEN_AUTH', 'REFRESH_TOKEN'] satisfies AuthFlowType[])(
+    'refuses the %s flow, which a rotating client cannot allow, and leaves the token usable',
+    async (flow) => {
+      const { client, tokens, refresh } = await rotatingPool();
+
+      await expect(
+        client.send(
+          new InitiateAuthCommand({
+            AuthFlow: flow,
+            ClientId: CLIENT_ID,
+            AuthParameters: { REFRESH_TOKEN: tokens.RefreshToken },
+          }),
+        ),
+      ).rejects.toMatchObject({
+        name: 'InvalidParameterException',
+        message: `${flow} flow not enabled for this client`,
+      });
+      await expect(refresh(tokens.RefreshToken)).resolves.toHaveProperty('RefreshToken');
+    },
+  );
+
+  it('refuses a grace period outside 0 to 60 seconds', async () => {
+    await expect(
+      startPool({ refreshTokenRotation: { enabled: true, retryGracePeriodSeconds: 61 } }),
+    ).rejects.toThrow(/refreshTokenRotation\.retryGracePeriodSeconds/);
+  });
+});

@@ -7,10 +7,15 @@ import {
   RevokeTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { startLocalCognitoServer, type LocalCognitoServer } from '../../../infra/local/cognito/local-cognito';
+import {
+  startLocalCognitoServer,
+  type LocalCognitoServer,
+  type LocalCognitoServerOptions,
+} from '../../../infra/local/cognito/local-cognito';
 import {
   CLIENT_ID,
   REGION,
+  TEST_CREDENTIALS,
   USER_POOL_ID,
   createTestTriggers,
   createUser,
@@ -27,7 +32,7 @@ const tempDir = async (): Promise<string> => {
   return dir;
 };
 
-const start = async (dir: string, port = 0) => {
+const start = async (dir: string, port = 0, options: Partial<LocalCognitoServerOptions> = {}) => {
   const server = await startLocalCognitoServer({
     region: REGION,
     userPoolId: USER_POOL_ID,
@@ -36,7 +41,9 @@ const start = async (dir: string, port = 0) => {
     triggers: createTestTriggers().triggers,
     persistence: { kind: 'directory', path: dir },
     logger: silentLogger,
+    credentials: TEST_CREDENTIALS,
     port,
+    ...options,
   });
   const client = sdkClient(server.url);
   let stopped = false;
@@ -95,6 +102,47 @@ describe('directory persistence', () => {
     ).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Refresh Token has been revoked' });
   });
 
+  it('keeps a rotation across a restart: the rotated token, the grace period of the old one, the family', async () => {
+    const dir = await tempDir();
+    const clock = { now: Date.now() };
+    const options = {
+      now: () => clock.now,
+      refreshTokenRotation: { enabled: true, retryGracePeriodSeconds: 10 },
+    };
+    const before = await start(dir, 0, options);
+    const user = await createUser(before.client);
+    const tokens = await signIn(before.client, user.username);
+    const refresh = (client: typeof before.client, RefreshToken: string) =>
+      client.send(new GetTokensFromRefreshTokenCommand({ ClientId: CLIENT_ID, RefreshToken }));
+    const rotated =
+      (await refresh(before.client, tokens.RefreshToken)).AuthenticationResult?.RefreshToken ?? '';
+    await before.stop();
+    const stored = JSON.parse(await readFile(join(dir, 'refresh-tokens.json'), 'utf8')) as {
+      items: { originJti: string; expiresAt: number; rotatedAt?: number }[];
+    };
+    expect(stored.items).toHaveLength(2);
+    expect(new Set(stored.items.map((item) => `${item.originJti} ${item.expiresAt}`)).size).toBe(1);
+    expect(stored.items.filter((item) => item.rotatedAt !== undefined)).toHaveLength(1);
+
+    const after = await start(dir, portOf(before.server), options);
+
+    // The old token is still within its grace period, counted from its use before the restart.
+    clock.now += 5_000;
+    await expect(refresh(after.client, tokens.RefreshToken)).resolves.toBeDefined();
+    clock.now += 5_000;
+    await expect(refresh(after.client, tokens.RefreshToken)).rejects.toMatchObject({
+      name: 'RefreshTokenReuseException',
+    });
+    const next = await refresh(after.client, rotated);
+    expect(next.AuthenticationResult?.RefreshToken).toEqual(match.string);
+    // The family survived too: revoking with the first token ends the latest one.
+    await after.client.send(new RevokeTokenCommand({ ClientId: CLIENT_ID, Token: tokens.RefreshToken }));
+    await expect(refresh(after.client, next.AuthenticationResult?.RefreshToken ?? '')).rejects.toMatchObject({
+      name: 'NotAuthorizedException',
+      message: 'Refresh Token has been revoked',
+    });
+  });
+
   it('stores refresh tokens only as hashes, in owner-only files, with no temporary files left', async () => {
     const dir = await tempDir();
     const pool = await start(dir);
@@ -134,6 +182,7 @@ describe('memory persistence', () => {
       userPoolId: USER_POOL_ID,
       clientId: CLIENT_ID,
       logger: silentLogger,
+      credentials: TEST_CREDENTIALS,
     });
     const client = sdkClient(first.url);
     onTestFinished(() => client.destroy());
@@ -144,6 +193,7 @@ describe('memory persistence', () => {
       userPoolId: USER_POOL_ID,
       clientId: CLIENT_ID,
       logger: silentLogger,
+      credentials: TEST_CREDENTIALS,
     });
     const secondClient = sdkClient(second.url);
     onTestFinished(async () => {

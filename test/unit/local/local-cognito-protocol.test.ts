@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createLocalCognito, type LocalCognitoOptions } from '../../../infra/local/cognito/local-cognito';
+import { PREFLIGHT_REFUSED } from '../../../infra/local/cognito/protocol';
 import {
   CLIENT_ID,
   REGION,
@@ -30,7 +31,7 @@ describe('Cognito JSON protocol', () => {
       Username: 'someone',
     });
 
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(403);
     expect(response.headers.get('x-amzn-errortype')).toBe('MissingAuthenticationTokenException');
     expect(await response.json()).toEqual({
       __type: 'MissingAuthenticationTokenException',
@@ -56,7 +57,7 @@ describe('Cognito JSON protocol', () => {
     });
   });
 
-  it('answers the CORS preflight with the headers Amplify sends', async () => {
+  it('refuses a cross-origin preflight, granting nothing (the SPA shares its origin)', async () => {
     const { server } = await startPool();
 
     const response = await fetch(server.url, {
@@ -68,19 +69,23 @@ describe('Cognito JSON protocol', () => {
       },
     });
 
-    expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    const allowed = response.headers.get('access-control-allow-headers')?.split(', ');
-    expect(allowed).toEqual(
-      expect.arrayContaining([
-        'amz-sdk-invocation-id',
-        'amz-sdk-request',
-        'cache-control',
-        'content-type',
-        'x-amz-target',
-        'x-amz-user-agent',
-      ]),
-    );
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ message: PREFLIGHT_REFUSED });
+    expect([...response.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
+  });
+
+  it('sends no CORS header on any answer, success or error', async () => {
+    const { server } = await startPool();
+
+    const answers = [
+      await post(server.url, 'InitiateAuth', {}, { origin: 'https://elsewhere.example' }),
+      await fetch(server.jwksUri, { headers: { origin: 'https://elsewhere.example' } }),
+    ];
+
+    expect(answers.map((answer) => answer.status)).toEqual([400, 200]);
+    for (const answer of answers) {
+      expect([...answer.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
+    }
   });
 
   it('serves the JWKS under the issuer', async () => {

@@ -149,6 +149,12 @@ const initiateAuth = async (pool: Pool, request: ActionRequest): Promise<object>
     }
     case 'REFRESH_TOKEN_AUTH':
     case 'REFRESH_TOKEN': {
+      // Cognito: "You can't authenticate with REFRESH_TOKEN_AUTH in app clients with refresh token
+      // rotation enabled"; such a client must not allow the flow, so it answers as for any flow the
+      // client does not allow (decision 052).
+      if (pool.config.refreshTokenRotation.enabled) {
+        throw invalidParameter(`${input.AuthFlow} flow not enabled for this client`);
+      }
       const result = refresh(pool, required(input.AuthParameters, 'REFRESH_TOKEN'), input.ClientId);
       return { AuthenticationResult: result, ChallengeParameters: {} };
     }

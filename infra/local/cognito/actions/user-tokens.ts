@@ -23,18 +23,21 @@ const accessTokenInput = z.object({ AccessToken: tokenSchema });
 
 const looksLikeJwt = (token: string): boolean => token.split('.').length === 3;
 
-const getTokensFromRefreshToken = (pool: Pool, request: ActionRequest): Promise<object> => {
+const getTokensFromRefreshToken = async (pool: Pool, request: ActionRequest): Promise<object> => {
   const input = parseInput(refreshInput, request.body);
   requireClient(pool, input.ClientId);
-  // Rotation is off, as on the product's client: the response carries no new refresh token.
-  return Promise.resolve({ AuthenticationResult: refresh(pool, input.RefreshToken, input.ClientId) });
+  // With rotation the answer carries the new refresh token, and the old one starts its grace period.
+  const result = refresh(pool, input.RefreshToken, input.ClientId);
+  if (result.RefreshToken !== undefined) await pool.save();
+  return { AuthenticationResult: result };
 };
 
 const revokeToken = async (pool: Pool, request: ActionRequest): Promise<object> => {
   const input = parseInput(revokeInput, request.body);
   requireClient(pool, input.ClientId);
   if (looksLikeJwt(input.Token)) throw unsupportedTokenType('Only refresh tokens can be revoked.');
-  // An unknown or already revoked token answers success, as RFC 7009 revocation does.
+  // Any token of a rotated family ends the whole family. An unknown or already revoked token
+  // answers success, as RFC 7009 revocation does.
   if (revokeRefreshToken(pool, input.Token, input.ClientId)) await pool.save();
   return {};
 };

@@ -1,0 +1,201 @@
+/**
+ * Issue 11: the local server sends the production security headers (infra/security-headers.ts, the
+ * definition CloudFront's policy is built from) on the SPA, the dev server's only addition is a
+ * per-answer nonce in the document's script-src and style-src, every other answer is locked down,
+ * and nothing grants another origin anything (docs/decisions/051). The dev server runs in the whole
+ * stack; the `--prod` server over a small build of its own (the browser journeys run the real one).
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../infra/local/dynamodb-local';
+import { LOCAL_BASE_HEADERS } from '../../infra/local/security-headers';
+import { createLocalWeb, type LocalWeb } from '../../infra/local/spa';
+import { COGNITO_PATH, startLocalStack, type LocalStack } from '../../infra/local/stack';
+import { contentSecurityPolicy, cspDirectives, securityHeaders } from '../../infra/security-headers';
+
+const repositoryRoot = resolve(import.meta.dirname, '../..');
+const ELSEWHERE = 'http://localhost:5173';
+
+/** The production definition with the page's own origin as its only connect-src. */
+const PRODUCTION = securityHeaders([]);
+/** What the local server sends on the SPA: the definition, without HSTS (plain http). */
+const EXPECTED_SPA = { ...PRODUCTION, 'strict-transport-security': null };
+
+const securityHeadersOf = (response: Response) =>
+  Object.fromEntries(Object.keys(PRODUCTION).map((name) => [name, response.headers.get(name)]));
+const baseHeadersOf = (response: Response) =>
+  Object.fromEntries(Object.keys(LOCAL_BASE_HEADERS).map((name) => [name, response.headers.get(name)]));
+const corsHeadersOf = (response: Response) =>
+  [...response.headers.keys()].filter((name) => name.startsWith('access-control-'));
+
+/** Splits a policy into directives, and the nonce sources apart from the rest. */
+const parsePolicy = (policy: string) => {
+  const nonces = new Set<string>();
+  const directives = policy.split('; ').map((directive) => {
+    const [name = '', ...sources] = directive.split(' ');
+    const [withNonce, without] = [
+      sources.filter((source) => source.startsWith("'nonce-")),
+      sources.filter((source) => !source.startsWith("'nonce-")),
+    ];
+    for (const source of withNonce) nonces.add(`${name} ${source}`);
+    return [name, without] as const;
+  });
+  return { directives, nonces: [...nonces] };
+};
+
+describe('the dev server (npm start)', () => {
+  let dataDir: string;
+  let stack: LocalStack;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'local-headers-'));
+    stack = await startLocalStack({
+      repositoryRoot,
+      port: await freePort(),
+      dataDir,
+      web: 'vite',
+      bootstrapAdminEmail: 'admin@example.com',
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const get = (path: string, init: RequestInit = {}) => fetch(`${stack.origin}${path}`, init);
+
+  it('sends the production headers on the HTML, its CSP adding only a fresh nonce to script-src and style-src', async () => {
+    const nonces: string[] = [];
+    for (const path of ['/', '/signin', '/dashboard/users']) {
+      const response = await get(path);
+      const html = await response.text();
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+
+      const policy = response.headers.get('content-security-policy') ?? '';
+      const { directives, nonces: added } = parsePolicy(policy);
+      expect(directives).toEqual(cspDirectives([]));
+      const nonce = /'nonce-([^']+)'/.exec(policy)?.[1] ?? '';
+      expect(added).toEqual([`script-src 'nonce-${nonce}'`, `style-src 'nonce-${nonce}'`]);
+      expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+      nonces.push(nonce);
+      expect(securityHeadersOf(response)).toEqual({ ...EXPECTED_SPA, 'content-security-policy': policy });
+
+      // The React refresh preamble (inline), Vite's client and the entry all carry it, and the
+      // client finds it in the meta for the styles it injects.
+      const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+      expect(scripts.length).toBeGreaterThanOrEqual(3);
+      for (const script of scripts) expect(script).toContain(`nonce="${nonce}"`);
+      expect(html).toContain(`<meta property="csp-nonce" nonce="${nonce}">`);
+    }
+    expect(new Set(nonces).size).toBe(nonces.length);
+  });
+
+  it('sends exactly the production headers on modules and public files, and grants no other origin', async () => {
+    for (const path of ['/src/main.tsx', '/@vite/client', '/favicon.svg']) {
+      const response = await get(path, { headers: { origin: ELSEWHERE } });
+      await response.arrayBuffer();
+      expect(response.status, path).toBe(200);
+      expect(securityHeadersOf(response), path).toEqual(EXPECTED_SPA);
+      expect(response.headers.get('content-security-policy')).toBe(contentSecurityPolicy([]));
+      expect(corsHeadersOf(response), path).toEqual([]);
+    }
+  });
+
+  it('locks down API answers and sends no CORS header; a cross-origin preflight is not granted', async () => {
+    const answers = [
+      await get('/v1/users/me', { headers: { origin: ELSEWHERE } }),
+      await get('/v1/auth/initiate-signin', {
+        method: 'POST',
+        headers: { origin: ELSEWHERE, 'content-type': 'application/json' },
+        body: '{}',
+      }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([401, 200]);
+    const preflight = await get('/v1/auth/initiate-signin', {
+      method: 'OPTIONS',
+      headers: {
+        origin: ELSEWHERE,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(preflight.status).toBe(403);
+    for (const answer of [...answers, preflight]) {
+      await answer.arrayBuffer();
+      expect(baseHeadersOf(answer)).toEqual(LOCAL_BASE_HEADERS);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(corsHeadersOf(answer)).toEqual([]);
+    }
+  });
+
+  it('locks down Cognito answers and sends no CORS header; a cross-origin preflight is not granted', async () => {
+    const call = await get(`${COGNITO_PATH}/`, {
+      method: 'POST',
+      headers: {
+        origin: ELSEWHERE,
+        'content-type': 'application/x-amz-json-1.1',
+        'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth',
+      },
+      body: '{}',
+    });
+    const preflight = await get(`${COGNITO_PATH}/`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: ELSEWHERE,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-amz-target,x-amz-user-agent',
+      },
+    });
+    expect([call.status, preflight.status]).toEqual([400, 403]);
+    for (const answer of [call, preflight]) {
+      await answer.arrayBuffer();
+      expect(baseHeadersOf(answer)).toEqual(LOCAL_BASE_HEADERS);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(corsHeadersOf(answer)).toEqual([]);
+    }
+  });
+});
+
+describe('the --prod server', () => {
+  let root: string;
+  let server: Server;
+  let web: LocalWeb;
+  let origin: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'local-dist-'));
+    await mkdir(join(root, 'dist', 'assets'), { recursive: true });
+    await writeFile(
+      join(root, 'dist', 'index.html'),
+      '<!doctype html><script type="module" src="/assets/app.js"></script>',
+    );
+    await writeFile(join(root, 'dist', 'assets', 'app.js'), 'export {};');
+    await writeFile(join(root, 'dist', 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    server = createServer();
+    web = await createLocalWeb('dist', root, server);
+    server.on('request', (req, res) => void web.handle(req, res));
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await web?.close();
+    await new Promise((done) => server?.close(done));
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('sends exactly the production headers on the HTML, a client route and an asset', async () => {
+    for (const path of ['/', '/dashboard/users', '/assets/app.js', '/favicon.svg']) {
+      const response = await fetch(`${origin}${path}`, { headers: { origin: ELSEWHERE } });
+      await response.arrayBuffer();
+      expect(response.status, path).toBe(200);
+      expect(securityHeadersOf(response), path).toEqual(EXPECTED_SPA);
+      expect(corsHeadersOf(response), path).toEqual([]);
+    }
+  });
+});
