@@ -54,6 +54,12 @@ const reading = (body: Record<string, unknown>) => {
   return parsed.data;
 };
 const http = createHttpClient(stack.origin, LOCAL_CLIENT_ID);
+let devices = 0;
+/** 127.0.1.1, 127.0.1.2, ...: Linux routes all of 127.0.0.0/8 to loopback. */
+const nextDeviceAddress = () => {
+  devices += 1;
+  return `127.0.${1 + Math.floor(devices / 250)}.${1 + (devices % 250)}`;
+};
 
 /** Counts every call the handlers make through the shared clients, by command name. */
 const calls = new Map<string, number>();
@@ -74,7 +80,14 @@ try {
       json: { email, roles },
     });
     if (answer.status !== 201) throw new Error(`Invitation failed: ${answer.status} ${answer.text}`);
-    return http.activate(email, answer.body.activationCode);
+    // Each person activates from a device of their own: one loopback source address each, as the
+    // per-IP activation limit (SPEC-2 section 5) would otherwise stop a 200-person seed at 100.
+    const device = createHttpClient(stack.origin, LOCAL_CLIENT_ID, { sourceAddress: nextDeviceAddress() });
+    try {
+      return await device.activate(email, answer.body.activationCode);
+    } finally {
+      device.close();
+    }
   };
   const coach = await invite('coach@example.com', ['coaches']);
   const clientIds: string[] = [];
