@@ -501,8 +501,8 @@ describe('only its own origin (issue 11)', () => {
 
   it('answers 421 to the API, the Cognito endpoint and the SPA for any other Host, and changes nothing', async () => {
     for (const host of [
-      'evil.example',
-      `evil.example:${port}`,
+      'rebind.attacker.example',
+      `rebind.attacker.example:${port}`,
       `127.0.0.1:${port}`,
       `localhost:${port + 1}`,
     ]) {
