@@ -1,0 +1,75 @@
+/**
+ * `npm run bench` (issue 12): what our request path costs against DynamoDB itself. In one run, on one
+ * DynamoDB Local, the throughput of `GET /v1/users/me` through the local stack (HTTP, the gateway's JWT
+ * check, the wrapper with its session check, the handler's profile read) and of a bare loop of the
+ * same profile GetItem, each for a fixed number of requests at the same concurrency; prints both and
+ * their ratio (issue 12 keeps it at 0.5 or more). Loopback only, bounded.
+ */
+import { resolve } from 'node:path';
+import { hardLimit } from './bench-support';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+process.env.LOG_LEVEL ??= 'warn';
+const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+const { DynamoDBDocumentClient, GetCommand } = await import('@aws-sdk/lib-dynamodb');
+const { freePort } = await import('../infra/local/dynamodb-local');
+const { LOCAL_CLIENT_ID, startLocalStack } = await import('../infra/local/stack');
+const { codeFromLink, createHttpClient } = await import('../test/fixtures/http-client');
+
+const REQUESTS = Number(process.env.REQUESTS ?? 2000);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
+const HARD_LIMIT_MS = 4 * 60_000;
+const root = resolve(import.meta.dirname, '..');
+hardLimit(HARD_LIMIT_MS);
+
+/** Requests per second for `count` calls of `call`, `width` in flight at a time, after a warm-up. */
+const throughput = async (count: number, width: number, call: () => Promise<void>): Promise<number> => {
+  for (let i = 0; i < 50; i += 1) await call();
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) {
+        next += 1;
+        await call();
+      }
+    }),
+  );
+  return count / ((performance.now() - started) / 1000);
+};
+
+const stack = await startLocalStack({
+  repositoryRoot: root,
+  port: await freePort(),
+  web: 'none',
+  bootstrapAdminEmail: 'admin@example.com',
+});
+const http = createHttpClient(stack.origin, LOCAL_CLIENT_ID);
+const documents = DynamoDBDocumentClient.from(
+  new DynamoDBClient({
+    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+    region: 'us-west-2',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  }),
+);
+try {
+  const admin = await http.activate('admin@example.com', codeFromLink(stack.adminActivationLink ?? ''));
+  const key = { TableName: stack.tables.profiles, Key: { userId: admin.userId }, ConsistentRead: true };
+
+  const bare = await throughput(REQUESTS, CONCURRENCY, async () => {
+    const { Item } = await documents.send(new GetCommand(key));
+    if (!Item) throw new Error('the profile is missing');
+  });
+  const api = await throughput(REQUESTS, CONCURRENCY, async () => {
+    const answer = await http.request('GET', '/v1/users/me', { token: admin.idToken });
+    if (answer.status !== 200) throw new Error(`GET /v1/users/me answered ${answer.status}`);
+  });
+  console.log(
+    `Throughput, ${REQUESTS} requests ${CONCURRENCY} at a time, one DynamoDB Local: ` +
+      `bare GetItem ${bare.toFixed(0)}/s, GET /v1/users/me ${api.toFixed(0)}/s, ratio ${(api / bare).toFixed(2)}`,
+  );
+} finally {
+  documents.destroy();
+  http.close();
+  await stack.stop();
+}
