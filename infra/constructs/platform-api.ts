@@ -20,17 +20,14 @@ import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../../lambdas/routes';
+import { DEFAULT_THROTTLE, PUBLIC_ROUTE_THROTTLES, type Throttle } from './capacity';
 import {
   API_REQUESTS_PER_IP_PER_5_MIN,
   AUTH_REQUESTS_PER_IP_PER_5_MIN,
   WAF_WINDOW_SECONDS,
 } from './waf-limits';
 
-/** Requests per second API Gateway lets through, steady and in a burst. */
-export interface Throttle {
-  readonly rateLimit: number;
-  readonly burstLimit: number;
-}
+export type { Throttle } from './capacity';
 
 export interface PlatformApiProps {
   /** Stage name, also the first segment of every API path. */
@@ -39,9 +36,15 @@ export interface PlatformApiProps {
   readonly userPool: IUserPool;
   /** The route manifest; methods are added by `connect` once the handlers and the app origin exist. */
   readonly routes: readonly RouteDefinition[];
-  /** Throttle of each public (`/v1/auth/*`) method. @default 10 per second, bursts of 20 */
+  /**
+   * Throttle of every public (`/v1/auth/*`) method, one value for all.
+   * @default - each method's own, sized for the target in capacity.ts (`PUBLIC_ROUTE_THROTTLES`)
+   */
   readonly publicRouteThrottle?: Throttle;
-  /** Throttle of every other method. @default 50 per second, bursts of 100 */
+  /**
+   * Throttle of every other method, each on its own (the CORS preflights of the public routes included).
+   * @default DEFAULT_THROTTLE (capacity.ts): 330 per second, bursts of 660
+   */
   readonly defaultThrottle?: Throttle;
   /**
    * Requests one IP may make to `/v1/auth/` in 5 minutes before WAF blocks it.
@@ -96,8 +99,16 @@ export class PlatformApi extends Construct {
   constructor(scope: Construct, id: string, props: PlatformApiProps) {
     super(scope, id);
     this.routes = props.routes;
-    const publicThrottle = props.publicRouteThrottle ?? { rateLimit: 10, burstLimit: 20 };
-    const defaultThrottle = props.defaultThrottle ?? { rateLimit: 50, burstLimit: 100 };
+    const publicThrottleOf = (route: RouteDefinition): Throttle => {
+      const throttle = props.publicRouteThrottle ?? PUBLIC_ROUTE_THROTTLES[route.path];
+      if (!throttle) {
+        throw new Error(
+          `${route.method} ${route.path} is public but has no throttle: size it in infra/constructs/capacity.ts.`,
+        );
+      }
+      return throttle;
+    };
+    const defaultThrottle = props.defaultThrottle ?? DEFAULT_THROTTLE;
 
     this.accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
@@ -106,6 +117,7 @@ export class PlatformApi extends Construct {
 
     const methodOptions: Record<string, MethodDeploymentOptions> = {};
     for (const route of props.routes.filter((r) => r.auth === 'public')) {
+      const publicThrottle = publicThrottleOf(route);
       // A method's settings replace the stage-wide ones, so logging is repeated here.
       methodOptions[`${route.path}/${route.method}`] = {
         throttlingRateLimit: publicThrottle.rateLimit,
@@ -129,6 +141,8 @@ export class PlatformApi extends Construct {
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
         metricsEnabled: false,
+        // Each method's default (`/*/*`), not a budget the methods share: REST APIs have no stage-wide
+        // throttle, only the account's, across every API in the Region (docs/decisions/054-capacity.md).
         throttlingRateLimit: defaultThrottle.rateLimit,
         throttlingBurstLimit: defaultThrottle.burstLimit,
         methodOptions,

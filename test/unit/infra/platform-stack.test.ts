@@ -1019,7 +1019,7 @@ describe('WAF', () => {
     ]);
     const auth = rateRule(prod, apiAclId(prod), 'AuthRoutesRateLimit');
     expect(auth.Limit).toBe(AUTH_REQUESTS_PER_IP_PER_5_MIN);
-    expect(auth.Limit).toBe(2_000);
+    expect(auth.Limit).toBe(3_500);
     expect(auth.ScopeDownStatement).toEqual({
       ByteMatchStatement: {
         FieldToMatch: { UriPath: {} },
@@ -1072,7 +1072,7 @@ describe('WAF', () => {
     const api = rateRule(prod, apiAclId(prod), 'ApiRateLimit');
     expect(api.ScopeDownStatement).toBeUndefined();
     expect(api.Limit).toBe(API_REQUESTS_PER_IP_PER_5_MIN);
-    expect(api.Limit).toBe(8_000);
+    expect(api.Limit).toBe(13_500);
   });
 
   it('associates the API web ACL with the API stage', () => {
