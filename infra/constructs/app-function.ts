@@ -16,8 +16,30 @@ import type { TableDefinition } from '../../shared/tables';
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * How every Lambda is bundled. `bin/measure-infra.ts` reports the size of exactly these bundles,
- * so change bundling here and nowhere else.
+ * What the bundled AWS SDK loads only with a dynamic `import()`, on paths a deployed function never
+ * takes: left out of every bundle (docs/decisions/055-cold-starts.md). Lambda always sets AWS_REGION
+ * and the role's credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), and the
+ * stack sets no AWS_PROFILE, so the SDK's default credential chain stops at its first link, the
+ * environment, which is bundled. The rest of the chain (SSO, ini files, credential processes, web
+ * identity, container and instance metadata, and the STS and SSO clients they bring) is never loaded,
+ * nor are event streams, which no DynamoDB or Cognito call has. Bundled, these would still be parsed at
+ * every cold start, and their dynamic imports make esbuild wrap most of the SDK in lazy initialisers
+ * that V8 parses twice: about 150 KB and 15 to 20 ms of import per function. Should one ever be
+ * needed, its import fails loudly (or finds the runtime's own copy of the SDK).
+ */
+export const NEVER_LOADED_IN_LAMBDA = [
+  '@aws-sdk/credential-provider-http',
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-web-identity',
+  '@smithy/credential-provider-imds',
+  '@smithy/core/event-streams',
+] as const;
+
+/**
+ * How every Lambda is bundled. `bin/measure-infra.ts` reports the size and cold import time of exactly
+ * these bundles, so change bundling here and nowhere else.
  */
 export const BUNDLING = {
   minify: true,
@@ -26,12 +48,15 @@ export const BUNDLING = {
   sourcesContent: false,
   target: 'node22',
   format: OutputFormat.ESM,
+  // The ES module builds (the SDK's dist-es), which esbuild can tree-shake; CommonJS only as a fallback.
   mainFields: ['module', 'main'],
   // ESM output still meets CommonJS dependencies that call `require` for Node built-ins.
   banner:
     "import { createRequire as topLevelCreateRequire } from 'node:module'; const require = topLevelCreateRequire(import.meta.url);",
-  // The Node.js 22 runtime ships AWS SDK v3; bundling it would only grow every function.
-  externalModules: ['@aws-sdk/*'],
+  // The AWS SDK is bundled, tree-shaken, with the function (055-cold-starts.md): loading the runtime's
+  // copy took about 110 ms of every cold start, and its version is whatever the runtime ships that day.
+  bundleAwsSDK: true,
+  externalModules: [...NEVER_LOADED_IN_LAMBDA],
   // Synth must work offline with no Docker: the esbuild in node_modules does the bundling.
   forceDockerBundling: false,
 } as const satisfies BundlingOptions;

@@ -11,7 +11,9 @@ export const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
   marshallOptions: { removeUndefinedValues: true },
 });
 
-export const cognito = new CognitoIdentityProviderClient({});
+// Marked pure so that esbuild leaves the Cognito client (about 30 KB and a few ms to load) out of every
+// function that never uses it; a function that does still creates it at start (055-cold-starts.md).
+export const cognito = /* @__PURE__ */ new CognitoIdentityProviderClient({});
 
 /** One item of a DynamoDB transaction; repositories build them, a handler commits them together. */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

@@ -1,15 +1,16 @@
 /** WebAuthn policy shared by registration and sign-in. */
 import { randomBytes } from 'node:crypto';
-import {
-  generateRegistrationOptions,
-  verifyRegistrationResponse,
-  type RegistrationResponseJSON,
-  type VerifiedRegistrationResponse,
-} from '@simplewebauthn/server';
+import type { RegistrationResponseJSON, VerifiedRegistrationResponse } from '@simplewebauthn/server';
 import { API_MESSAGES } from '../../shared/messages';
 import { BadRequest } from './errors';
 import { WEBAUTHN_TIMEOUT_MS } from '../../shared/constants';
 import { webauthnConfig } from './env';
+
+/**
+ * SimpleWebAuthn, loaded when a ceremony needs it rather than when the function starts: with its
+ * ASN.1/X.509 dependencies it takes about 35 ms to load (docs/decisions/055-cold-starts.md).
+ */
+export const simpleWebAuthn = () => import('@simplewebauthn/server');
 
 /** W3C WebAuthn Level 3, section 7.1 step 24 (SPEC-2 section 5): longer credential ids are refused. */
 export const MAX_CREDENTIAL_ID_BYTES = 1023;
@@ -37,6 +38,7 @@ export const registrationOptionsFor = async (person: {
   readonly anyAuthenticator?: boolean;
 }) => {
   const { rpId, rpName } = webauthnConfig();
+  const { generateRegistrationOptions } = await simpleWebAuthn();
   return generateRegistrationOptions({
     rpName,
     rpID: rpId,
@@ -68,6 +70,7 @@ export const verifyNewPasskey = async (
   expectedChallenge: string,
 ): Promise<NonNullable<VerifiedRegistrationResponse['registrationInfo']>> => {
   const { rpId, origins } = webauthnConfig();
+  const { verifyRegistrationResponse } = await simpleWebAuthn();
   try {
     const result = await verifyRegistrationResponse({
       response,

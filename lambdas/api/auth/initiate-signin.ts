@@ -4,7 +4,6 @@
  * 300 sign-ins in 5 minutes (SPEC-2 section 5).
  */
 import { randomBytes } from 'node:crypto';
-import { generateAuthenticationOptions } from '@simplewebauthn/server';
 import { SIGNIN_SESSION_TTL_SECONDS, WEBAUTHN_TIMEOUT_MS } from '../../../shared/constants';
 import { initiateSigninRequestSchema } from '../../../shared/schemas';
 import { webauthnConfig } from '../../common/env';
@@ -12,12 +11,14 @@ import { originOf } from '../../common/audit';
 import { httpHandler, ok } from '../../common/http';
 import { limitSigninStart } from '../../common/limits';
 import { putSigninSession, expiresIn } from '../../common/repositories/auth-challenges';
+import { simpleWebAuthn } from '../../common/webauthn';
 
 export const handler = httpHandler(
   { auth: 'public', body: initiateSigninRequestSchema },
   async ({ event }) => {
     // SPEC-2 section 5: 300 starts per 5 minutes per source IP, then 429.
     await limitSigninStart(originOf(event));
+    const { generateAuthenticationOptions } = await simpleWebAuthn();
     const authenticationOptions = await generateAuthenticationOptions({
       rpID: webauthnConfig().rpId,
       allowCredentials: [],

@@ -4,7 +4,6 @@
  * outcome; the signature counter only moves forward from the value this check read. Every outcome
  * is in the audit log: a failure with its reason code, a success before the proof is issued.
  */
-import { verifyAuthenticationResponse } from '@simplewebauthn/server';
 import { API_MESSAGES } from '../../../shared/messages';
 import { verifyWebauthnRequestSchema } from '../../../shared/schemas';
 import { issuePasskeyProof } from '../../cognito/passkey-proof';
@@ -21,6 +20,7 @@ import {
   type PasskeyRecord,
 } from '../../common/repositories/passkeys';
 import { secretsEqual } from '../../common/secrets';
+import { simpleWebAuthn } from '../../common/webauthn';
 
 /** Why a sign-in failed, as the audit log names it. */
 type FailureReason =
@@ -66,6 +66,7 @@ export const handler = httpHandler(
       throw await failed(origin, 'user-handle-mismatch', passkey.userId);
 
     const { rpId, origins } = webauthnConfig();
+    const { verifyAuthenticationResponse } = await simpleWebAuthn();
     let verified: { newCounter: number; backedUp: boolean; backupEligible: boolean } | undefined;
     try {
       const result = await verifyAuthenticationResponse({

@@ -10,7 +10,7 @@ import {
   REFRESH_TOKEN_VALIDITY_DAYS,
 } from '../../../shared/session-policy';
 import { TABLE_KEYS, TABLES, type TableDefinition, type TableKey } from '../../../shared/tables';
-import { BUNDLING } from '../../../infra/constructs/app-function';
+import { BUNDLING, NEVER_LOADED_IN_LAMBDA } from '../../../infra/constructs/app-function';
 import {
   API_REQUESTS_PER_IP_PER_5_MIN,
   AUTH_REQUESTS_PER_IP_PER_5_MIN,
@@ -320,10 +320,26 @@ describe('Lambda functions', () => {
     expect(BUNDLING).toMatchObject({
       minify: true,
       sourceMap: true,
+      sourcesContent: false,
       target: 'node22',
       format: 'esm',
+      mainFields: ['module', 'main'],
       forceDockerBundling: false,
     });
+    // No option that would make bundles bigger or slower to load (055-cold-starts.md).
+    expect(BUNDLING).not.toHaveProperty('keepNames');
+    expect(BUNDLING).not.toHaveProperty('sourceMapMode');
+  });
+
+  it('bundles the AWS SDK, leaving out only what it loads on paths a Lambda never takes', () => {
+    expect(BUNDLING.bundleAwsSDK).toBe(true);
+    // Given, externalModules replaces CDK's default (`@aws-sdk/*` left to the runtime).
+    expect(BUNDLING.externalModules).toEqual([...NEVER_LOADED_IN_LAMBDA]);
+    for (const external of BUNDLING.externalModules) {
+      // Never a client, the SDK core or the credential chain's first link (the environment).
+      expect(external).not.toMatch(/^@aws-sdk\/(\*|client-|lib-|core|credential-provider-(env|node)$)/);
+      expect(external).not.toMatch(/^@smithy\/(\*|core$)/);
+    }
   });
 
   it.each(ALL_FUNCTIONS)('$id has exactly the environment its manifest entry implies', (definition) => {
