@@ -1,30 +1,36 @@
 /**
- * `npm run size`: the gzip size of the JavaScript the /signin page loads, from the Vite manifest
- * of the last `npm run build:web`. Fails above the 150 KB budget (issue 4). Also reports what the
- * Metrics route loads beyond the signed-in shell (issue 8): its route module with every chunk it
- * imports, statically or on render (the chart library), less what the shell has loaded already.
+ * `npm run size`: the JavaScript weight of the last `npm run build:web`.
  *
- * "Loads" means the first load: the entry (index.html) and the /signin route module, with every
- * chunk they import statically. Chunks fetched only when the person presses "Sign In with
- * Passkey" are listed separately, as are the totals of the whole build.
+ * The budget (issue 12, docs/decisions/056-signin-weight.md): `/signin` as a browser loads it. The
+ * build is served on 127.0.0.1 and opened in Debian's Chromium (./size-signin.ts); every script the
+ * page fetches until it is idle (the entry, each modulepreload, each dynamic import, any other script
+ * of the page) is gzipped at level 9 and summed. Fails above 100 KB. What moving the pointer onto
+ * "Sign In with Passkey" fetches beyond that (the sign-in's code, fetched on intent) is listed too.
+ *
+ * From the Vite manifest, as before (issue 8): what the Metrics route loads beyond the signed-in shell
+ * (its route module with every chunk it imports, statically or on render, the chart library included,
+ * less what the shell has loaded already), and the whole SPA.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { GZIP_LEVEL, measureSignInLoad, type Fetched } from './size-signin';
 
 const DIST = join(import.meta.dirname, '..', 'web', 'dist');
 const MANIFEST = join(DIST, '.vite', 'manifest.json');
-const BUDGET_BYTES = 150 * 1024;
-/** Manifest keys of what the first load of /signin runs: the entry and the lazy route module. */
-const SIGNIN_FIRST_LOAD = ['index.html', 'src/features/auth/signin-page.tsx'];
-/** Loaded on intent to sign in (see web/src/features/auth/api/sign-in-with-passkey.ts). */
-const SIGNIN_ON_DEMAND = ['src/features/auth/api/run-passkey-sign-in.ts', 'src/lib/auth/cognito-sign-in.ts'];
-/** The signed-in shell: the entry and the dashboard layout every dashboard page renders in. */
-const DASHBOARD_SHELL = ['index.html', 'src/features/dashboard/layout/dashboard-layout.tsx'];
+const BUDGET_BYTES = 100 * 1024;
+/**
+ * The signed-in shell: the entry, the app (router, query client, providers), Amplify, and the
+ * dashboard layout every dashboard page renders in.
+ */
+const SHELL_MODULES = ['index.html', 'src/app/app.tsx', 'src/features/dashboard/layout/dashboard-layout.tsx'];
+/** lib/auth/cognito.ts: a manifest key of its own, or (Rolldown may merge it) the chunk named after it. */
+const AMPLIFY_MODULE = 'src/lib/auth/cognito.ts';
 const METRICS_ROUTE = 'src/app/routes/health.tsx';
 
 interface Chunk {
   file: string;
+  name?: string;
   imports?: string[];
   dynamicImports?: string[];
 }
@@ -38,13 +44,21 @@ const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, Ch
 const chunk = (key: string): Chunk => {
   const found = manifest[key];
   if (!found) {
-    console.error(
-      `"${key}" is not in the manifest: update SIGNIN_FIRST_LOAD / SIGNIN_ON_DEMAND in bin/size.ts.`,
-    );
+    console.error(`"${key}" is not in the manifest: update SHELL_MODULES / METRICS_ROUTE in bin/size.ts.`);
     process.exit(1);
   }
   return found;
 };
+
+const amplifyKey =
+  AMPLIFY_MODULE in manifest
+    ? AMPLIFY_MODULE
+    : Object.keys(manifest).find((key) => key.startsWith('_') && manifest[key]?.name === 'cognito');
+if (!amplifyKey) {
+  console.error(`No chunk of ${AMPLIFY_MODULE} in the manifest: update AMPLIFY_MODULE in bin/size.ts.`);
+  process.exit(1);
+}
+const DASHBOARD_SHELL = [...SHELL_MODULES, amplifyKey];
 
 /** Every JS file the keys load, following static imports (and dynamic ones when asked). */
 const closure = (keys: string[], seen = new Set<string>(), dynamic = false): Set<string> => {
@@ -62,54 +76,65 @@ const sizeOf = (file: string) => {
   let size = sizes.get(file);
   if (!size) {
     const bytes = readFileSync(join(DIST, file));
-    size = { raw: bytes.length, gzip: gzipSync(bytes).length };
+    size = { raw: bytes.length, gzip: gzipSync(bytes, { level: GZIP_LEVEL }).length };
     sizes.set(file, size);
   }
   return size;
 };
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-const sum = (files: Iterable<string>) =>
-  [...files].reduce(
-    (total, file) => ({ raw: total.raw + sizeOf(file).raw, gzip: total.gzip + sizeOf(file).gzip }),
-    {
-      raw: 0,
-      gzip: 0,
-    },
-  );
-
+const total = (files: Iterable<{ raw: number; gzip: number }>) =>
+  [...files].reduce((sum, file) => ({ raw: sum.raw + file.raw, gzip: sum.gzip + file.gzip }), {
+    raw: 0,
+    gzip: 0,
+  });
+const sum = (files: Iterable<string>) => total([...files].map(sizeOf));
 const jsOnly = (files: Set<string>) => new Set([...files].filter((file) => file.endsWith('.js')));
-const firstLoad = jsOnly(closure(SIGNIN_FIRST_LOAD));
-const onDemand = new Set([...jsOnly(closure(SIGNIN_ON_DEMAND))].filter((file) => !firstLoad.has(file)));
-const allJs = new Set(
-  Object.values(manifest)
-    .map((entry) => entry.file)
-    .filter((file) => file.endsWith('.js')),
-);
+const list = (files: { path: string; gzip: number }[]) => {
+  for (const file of [...files].sort((a, b) => b.gzip - a.gzip))
+    console.log(`  ${file.path.padEnd(52)} ${kb(file.gzip).padStart(10)} gzip`);
+};
 
-console.log('JavaScript loaded by /signin (first load):');
-for (const file of [...firstLoad].sort((a, b) => sizeOf(b).gzip - sizeOf(a).gzip)) {
-  console.log(`  ${file.padEnd(48)} ${kb(sizeOf(file).gzip).padStart(10)} gzip`);
-}
-const first = sum(firstLoad);
-const demand = sum(onDemand);
-const total = sum(allJs);
-console.log(`/signin first load: ${kb(first.gzip)} gzip (${kb(first.raw)} raw), budget ${kb(BUDGET_BYTES)}`);
-console.log(`On pressing "Sign In with Passkey": +${kb(demand.gzip)} gzip in ${onDemand.size} chunks`);
+const signin = await measureSignInLoad(DIST);
+const scripts = (files: Fetched[]) => files.filter((file) => file.kind === 'script');
+const firstLoad = scripts(signin.firstLoad);
+const onIntent = scripts(signin.onIntent);
+const first = total(firstLoad);
+const intent = total(onIntent);
+const others = signin.firstLoad.filter((file) => file.kind !== 'script');
+
+console.log(`/signin in Chromium, every script fetched until the page is idle (gzip -${GZIP_LEVEL}):`);
+list(firstLoad);
+console.log(
+  `/signin first load: ${kb(first.gzip)} gzip (${kb(first.raw)} raw) in ${firstLoad.length} scripts, budget ${kb(BUDGET_BYTES)}`,
+);
+if (others.length > 0)
+  console.log(
+    `  besides: ${others.map((file) => `${file.path} ${kb(file.gzip)}`).join(', ')} (gzip, not counted)`,
+  );
+console.log(
+  `On intent to sign in (pointer on "Sign In with Passkey"): +${kb(intent.gzip)} gzip in ${onIntent.length} scripts:`,
+);
+list(onIntent);
+
 const shell = jsOnly(closure(DASHBOARD_SHELL));
 // Seeded with the shell, so the walk neither counts its chunks nor follows their lazy imports (every page).
 const metrics = new Set(
   [...jsOnly(closure([METRICS_ROUTE], closure(DASHBOARD_SHELL), true))].filter((file) => !shell.has(file)),
 );
-console.log(`Dashboard shell: ${kb(sum(shell).gzip)} gzip`);
+const allJs = new Set(
+  Object.values(manifest)
+    .map((entry) => entry.file)
+    .filter((file) => file.endsWith('.js')),
+);
+console.log(`Dashboard shell (entry, app, Amplify, layout): ${kb(sum(shell).gzip)} gzip`);
 console.log(
   `/dashboard/metrics beyond the shell: ${kb(sum(metrics).gzip)} gzip (${kb(sum(metrics).raw)} raw) in ${metrics.size} chunks:`,
 );
-for (const file of [...metrics].sort((a, b) => sizeOf(b).gzip - sizeOf(a).gzip)) {
-  console.log(`  ${file.padEnd(48)} ${kb(sizeOf(file).gzip).padStart(10)} gzip`);
-}
-console.log(`Whole SPA: ${kb(total.gzip)} gzip (${kb(total.raw)} raw) in ${allJs.size} JS chunks`);
+list([...metrics].map((file) => ({ path: file, gzip: sizeOf(file).gzip })));
+const whole = sum(allJs);
+console.log(`Whole SPA: ${kb(whole.gzip)} gzip (${kb(whole.raw)} raw) in ${allJs.size} JS chunks`);
 
 if (first.gzip > BUDGET_BYTES) {
-  console.error(`Over budget by ${kb(first.gzip - BUDGET_BYTES)}.`);
+  console.error(`/signin is over budget by ${kb(first.gzip - BUDGET_BYTES)}.`);
   process.exit(1);
 }

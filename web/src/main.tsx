@@ -1,23 +1,33 @@
-import { StrictMode } from 'react';
+import { StrictMode, type ReactElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
-import { AppProviders } from './app/providers';
-import { createAppRouter } from './app/router';
+import { showsSignInAlone } from './app/first-screen';
+import { loadApp } from './app/load-app';
+import { SignInEntry } from './app/signin-entry';
+import { ErrorScreen } from './components/error-screen';
+import { FullPageSpinner } from './components/spinner';
 import { getWebConfig } from './config/web-config';
-import { configureAuth } from './lib/auth/cognito';
-import { createQueryClient } from './lib/query-client';
+import { loadAuth } from './lib/auth/load-auth';
 import './styles/tokens.css';
 import './styles/app.css';
 
-configureAuth(getWebConfig());
+const element = document.getElementById('root');
+if (!element) throw new Error('index.html must contain <div id="root">');
+const root = createRoot(element);
+const show = (app: ReactElement) => root.render(<StrictMode>{app}</StrictMode>);
 
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html must contain <div id="root">');
-
-createRoot(root).render(
-  <StrictMode>
-    <AppProviders queryClient={createQueryClient()}>
-      <RouterProvider router={createAppRouter()} />
-    </AppProviders>
-  </StrictMode>,
-);
+/**
+ * Two ways in (docs/decisions/056-signin-weight.md). /signin in a browser without a stored session
+ * shows the sign-in page alone: no router, query client or Amplify before the person shows intent to
+ * sign in. Everything else (and /signin with a stored session, which the guard then sends on to the
+ * dashboard) loads the whole app, with Amplify fetched beside it for the session read at app start.
+ */
+if (showsSignInAlone(window.location.pathname, getWebConfig().userPoolClientId, document.cookie)) {
+  show(<SignInEntry show={show} />);
+} else {
+  loadAuth().catch(() => undefined);
+  show(<FullPageSpinner />);
+  loadApp().then(
+    (app) => show(app.createApp()),
+    () => show(<ErrorScreen />),
+  );
+}

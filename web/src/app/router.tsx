@@ -4,6 +4,7 @@ import { FullPageSpinner } from '../components/spinner';
 import { paths } from '../config/paths';
 import { GuestOnly, RequireAuth, RequireRole } from './guards';
 import { RouteError } from './route-error';
+import { loadDashboardIndex, loadDashboardLayout } from './route-modules';
 
 /**
  * A page from a lazily loaded route module: a chunk of its own, or one shared by pages that belong
@@ -28,8 +29,8 @@ export const routes: RouteObject[] = [
           {
             path: paths.signin,
             lazy: page(
-              () => import('../features/auth/signin-page'),
-              (m) => m.SignInPage,
+              () => import('./routes/signin'),
+              (m) => m.SignInRoute,
             ),
           },
         ],
@@ -53,17 +54,11 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           {
-            lazy: page(
-              () => import('../features/dashboard/layout/dashboard-layout'),
-              (m) => m.DashboardLayout,
-            ),
+            lazy: page(loadDashboardLayout, (m) => m.DashboardLayout),
             children: [
               {
                 index: true,
-                lazy: page(
-                  () => import('./routes/dashboard-index'),
-                  (m) => m.DashboardIndex,
-                ),
+                lazy: page(loadDashboardIndex, (m) => m.DashboardIndex),
               },
               {
                 element: <RequireRole anyOf={['admin']} />,

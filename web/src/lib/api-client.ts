@@ -6,7 +6,7 @@ import { API_MESSAGES, apiErrorFallback, MESSAGES } from '../../../shared/messag
 import type { WireSchema } from '../../../shared/schemas';
 import { getWebConfig } from '../config/web-config';
 import { ApiError } from './api-error';
-import { getIdToken } from './auth/cognito';
+import { loadAuth } from './auth/load-auth';
 import { reportSessionEnded } from './auth/session-ended';
 
 /** The answer did not have the shape the contract promises. */
@@ -73,7 +73,7 @@ export async function apiRequest<Output>(
 ): Promise<Output | undefined> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
   if (auth) {
-    const token = await getIdToken();
+    const token = await (await loadAuth()).getIdToken();
     if (!token) throw new ApiError(401, MESSAGES.noIdToken);
     headers.Authorization = `Bearer ${token}`;
   }

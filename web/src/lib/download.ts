@@ -7,7 +7,7 @@ import { MESSAGES } from '../../../shared/messages';
 import { getWebConfig } from '../config/web-config';
 import { errorText } from './api-client';
 import { ApiError } from './api-error';
-import { getIdToken } from './auth/cognito';
+import { loadAuth } from './auth/load-auth';
 
 /** Long enough for every browser to start reading the blob before the URL is revoked. */
 const REVOKE_AFTER_MS = 10_000;
@@ -53,7 +53,7 @@ export const saveBlob = (blob: Blob, name: string): void => {
  * Content-Disposition or `fallbackName`. Resolves with the name used; errors read like `apiRequest`'s.
  */
 export const downloadFromApi = async (path: string, fallbackName: string): Promise<string> => {
-  const token = await getIdToken();
+  const token = await (await loadAuth()).getIdToken();
   if (!token) throw new ApiError(401, MESSAGES.noIdToken);
   const response = await fetch(`${getWebConfig().apiBaseUrl}${path}`, {
     headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },

@@ -10,6 +10,7 @@ export const getIdToken = vi.fn<() => Promise<string | undefined>>();
 export const getSessionUser = vi.fn<() => Promise<SessionUser | null>>();
 export const signOut = vi.fn<() => Promise<void>>();
 export const onSessionRevoked = vi.fn<(callback: () => void) => () => void>(() => () => undefined);
+export const preloadSignIn = vi.fn();
 export const signInWithPasskeyProof =
   vi.fn<(cognitoUsername: string, proof: string, userId: string) => Promise<SessionUser>>();
 

@@ -1,18 +1,54 @@
-import { useNavigate } from 'react-router';
+import { createContext, use } from 'react';
 import { MESSAGES } from '../../../../shared/messages';
 import { Alert } from '../../components/alert';
 import { AuthLayout } from '../../components/auth-layout';
 import { Icon } from '../../components/icon';
 import { paths } from '../../config/paths';
+import type { PasskeyProof, SessionUser } from '../../lib/auth/session-user';
 import { errorMessage } from '../../lib/errors';
 import { preloadPasskeySignIn, useSignInWithPasskey } from './api/sign-in-with-passkey';
 
-export function SignInPage() {
-  const navigate = useNavigate();
-  const signIn = useSignInWithPasskey();
+/** What the screen around the page provides: the sign-in's last step, navigation, and prefetching. */
+export interface SignInHost {
+  /** Steps 4 and 5 of SPEC section 4: Cognito custom auth with the proof. */
+  completePasskeySignIn: (proof: PasskeyProof) => Promise<SessionUser>;
+  /** Shows another screen of the SPA; may resolve once it is there. */
+  navigate: (path: string, options: { replace: boolean }) => void | Promise<void>;
+  /**
+   * What the host fetches ahead when the person shows intent to sign in, beyond the ceremony's own
+   * code (called once that is here, so the two do not compete for the connection).
+   */
+  preloadSignIn?: () => void;
+  /** What the host fetches ahead when the person shows intent to activate. */
+  preloadActivation?: () => void;
+}
 
+export const SignInHostContext = createContext<SignInHost | null>(null);
+
+const missingHost = (): never => {
+  throw new Error('SignInPage must be rendered inside <SignInHostContext>');
+};
+/** Renders (a static prerender needs no more); any action needs the real host. */
+const NO_HOST: SignInHost = { completePasskeySignIn: missingHost, navigate: missingHost };
+
+/**
+ * /signin. It imports no router, no query client and no Amplify, so that the first load of /signin
+ * can show it without them (docs/decisions/056-signin-weight.md): its host hands it the sign-in's last
+ * step and the navigation through SignInHostContext, either the router's (app/routes/signin.tsx) or
+ * the sign-in entry's (app/signin-entry.tsx).
+ */
+export function SignInPage() {
+  const { completePasskeySignIn, navigate, preloadSignIn, preloadActivation } =
+    use(SignInHostContext) ?? NO_HOST;
+  const signIn = useSignInWithPasskey(completePasskeySignIn);
+
+  // The ceremony's own code first (the press needs it at once), then what the host needs later.
+  const onSignInIntent = () => {
+    void preloadPasskeySignIn().then(preloadSignIn);
+  };
   const onSignIn = () => {
-    signIn.mutate(undefined, { onSuccess: () => void navigate(paths.dashboard, { replace: true }) });
+    onSignInIntent();
+    void signIn.run(() => navigate(paths.dashboard, { replace: true }));
   };
 
   return (
@@ -25,9 +61,9 @@ export function SignInPage() {
         type="button"
         className="button button--primary button--large button--block"
         onClick={onSignIn}
-        onPointerEnter={preloadPasskeySignIn}
-        onTouchStart={preloadPasskeySignIn}
-        onFocus={preloadPasskeySignIn}
+        onPointerEnter={onSignInIntent}
+        onTouchStart={onSignInIntent}
+        onFocus={onSignInIntent}
         disabled={signIn.isPending}
         aria-busy={signIn.isPending}
       >
@@ -40,7 +76,10 @@ export function SignInPage() {
       <button
         type="button"
         className="button button--secondary button--block"
-        onClick={() => void navigate(paths.activate)}
+        onClick={() => void navigate(paths.activate, { replace: false })}
+        onPointerEnter={preloadActivation}
+        onTouchStart={preloadActivation}
+        onFocus={preloadActivation}
       >
         Activate Your Account
       </button>

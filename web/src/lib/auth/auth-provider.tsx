@@ -1,27 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { MESSAGES } from '../../../../shared/messages';
-import {
-  getSessionUser,
-  onSessionRevoked,
-  signInWithPasskeyProof,
-  signOut as cognitoSignOut,
-} from './cognito';
 import { endServerSession } from './end-session';
+import { loadAuth, signInWithProof } from './load-auth';
 import { onSessionEnded } from './session-ended';
-import type { SessionUser } from './session-user';
+import type { PasskeyProof, SessionUser } from './session-user';
+
+export type { PasskeyProof };
 
 export type AuthState =
   | { status: 'loading'; user: null }
   | { status: 'signed-out'; user: null }
   | { status: 'signed-in'; user: SessionUser };
-
-/** What a passkey ceremony hands over: the server's answer to verify-webauthn or register-passkey. */
-export interface PasskeyProof {
-  userId: string;
-  cognitoUsername: string;
-  passkeyProof: string;
-}
 
 export interface AuthContextValue {
   state: AuthState;
@@ -39,29 +28,44 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [state, setState] = useState<AuthState>({ status: 'loading', user: null });
 
+  // SPEC section 4: the state is read at app start from the stored session. Amplify loads here
+  // (docs/decisions/056-signin-weight.md); should it fail to load, nobody is signed in.
   useEffect(() => {
     let active = true;
-    void getSessionUser().then((user) => {
-      if (active) setState(user ? { status: 'signed-in', user } : SIGNED_OUT);
-    });
+    void loadAuth()
+      .then((auth) => auth.getSessionUser())
+      .catch(() => null)
+      .then((user) => {
+        if (active) setState(user ? { status: 'signed-in', user } : SIGNED_OUT);
+      });
     return () => {
       active = false;
     };
   }, []);
 
-  useEffect(
-    () =>
-      onSessionRevoked(() => {
-        queryClient.clear();
-        setState(SIGNED_OUT);
-      }),
-    [queryClient],
-  );
+  useEffect(() => {
+    let unsubscribe: (() => void) | undefined;
+    let active = true;
+    loadAuth().then(
+      (auth) => {
+        if (!active) return;
+        unsubscribe = auth.onSessionRevoked(() => {
+          queryClient.clear();
+          setState(SIGNED_OUT);
+        });
+      },
+      () => undefined,
+    );
+    return () => {
+      active = false;
+      unsubscribe?.();
+    };
+  }, [queryClient]);
 
   const completePasskeySignIn = useCallback(
-    async ({ cognitoUsername, passkeyProof, userId }: PasskeyProof) => {
+    async (proof: PasskeyProof) => {
       try {
-        const user = await signInWithPasskeyProof(cognitoUsername, passkeyProof, userId);
+        const user = await signInWithProof(proof);
         // Cached data belongs to whoever was signed in before.
         queryClient.clear();
         setState({ status: 'signed-in', user });
@@ -71,7 +75,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // out first), so their cached data must go as well.
         queryClient.clear();
         setState(SIGNED_OUT);
-        throw error instanceof Error && error.message ? error : new Error(MESSAGES.passkeySignInFailed);
+        throw error;
       }
     },
     [queryClient],
@@ -81,7 +85,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     // The id token stays valid for minutes: the API must refuse it before the tokens are dropped.
     await endServerSession();
     try {
-      await cognitoSignOut();
+      await (await loadAuth()).signOut();
     } catch {
       // The server side is best effort; locally the person is signed out regardless.
     }

@@ -1,7 +1,8 @@
 /**
  * The only way into Amplify. Everything else calls these verbs, so the vendor can be mocked (or
- * replaced) at one boundary. Session reads load with the app; the sign-in calls load on demand
- * (cognito-sign-in.ts), which keeps them off the first load of /signin.
+ * replaced) at one boundary. Nothing imports this module statically: `./load-auth.ts` fetches it when
+ * first needed and configures it once (docs/decisions/056-signin-weight.md). The sign-in calls are a
+ * chunk of their own (cognito-sign-in.ts), fetched on intent to sign in.
  */
 import { Amplify } from 'aws-amplify';
 import { fetchAuthSession, signOut as amplifySignOut } from 'aws-amplify/auth';
@@ -82,6 +83,11 @@ export const signOut = async (): Promise<void> => {
   }
 };
 
+const loadSignIn = () => import('./cognito-sign-in');
+
+/** Fetches Amplify's sign-in calls ahead (intent to sign in), so the sign-in does not wait for them. */
+export const preloadSignIn = (): Promise<unknown> => loadSignIn().catch(() => undefined);
+
 /**
  * Steps 4 and 5 of the passkey sign-in sequence (SPEC section 4): a custom-flow sign-in without
  * SRP for the Cognito username, then the single-use proof as the challenge answer.
@@ -94,7 +100,7 @@ export const signInWithPasskeyProof = async (
   // Amplify refuses to start a sign-in while someone is signed in (an admin trying an
   // activation link in the same browser, say): the new person wins.
   if (await getSessionUser()) await signOut();
-  const { customSignInWithProof } = await import('./cognito-sign-in');
+  const { customSignInWithProof } = await loadSignIn();
   await customSignInWithProof(cognitoUsername, proof, userId);
   const user = await getSessionUser();
   if (!user) throw new Error(MESSAGES.passkeySignInFailed);

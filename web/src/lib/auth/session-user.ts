@@ -11,6 +11,13 @@ export interface SessionUser {
   roles: Role[];
 }
 
+/** What a passkey ceremony hands over: the server's answer to verify-webauthn or register-passkey. */
+export interface PasskeyProof {
+  userId: string;
+  cognitoUsername: string;
+  passkeyProof: string;
+}
+
 /** A session user from id token claims: email from `email`, roles from `cognito:groups`. */
 export const sessionUserFromClaims = (claims: Record<string, unknown>): SessionUser => {
   const text = (key: string) => (typeof claims[key] === 'string' ? claims[key] : '');

@@ -1,6 +1,5 @@
-import type { PasskeyProof } from '../../../lib/auth/auth-provider';
-import type { SessionUser } from '../../../lib/auth/session-user';
 import { ApiError } from '../../../lib/api-error';
+import type { PasskeyProof, SessionUser } from '../../../lib/auth/session-user';
 import { getPasskeyAssertion } from '../../../lib/passkey';
 import { signalUnknownPasskey } from '../../../lib/passkey-signal';
 import { initiateSignIn } from './initiate-signin';

@@ -1,0 +1,185 @@
+/**
+ * The /signin JavaScript weight as a browser sees it (issue 12, docs/decisions/056-signin-weight.md):
+ * web/dist served on 127.0.0.1 (a static server with the SPA fallback and the production headers,
+ * no compression), `/signin` opened in Debian's Chromium on a phone-sized screen, and every JavaScript
+ * response recorded (the entry script, each modulepreload, each dynamic import) until the page is
+ * idle: the load event, no request in flight for QUIET_MS, and an idle callback after that. Each file
+ * is gzipped here at level 9 (CloudFront does not publish its gzip level; 9 is the most any server
+ * gets out of gzip, so the figure is what a phone downloads at best, never flattered by a lower level).
+ *
+ * Then the pointer moves onto "Sign In with Passkey" (the intent the page prefetches on) and what that
+ * fetches is recorded the same way. Every answer is recorded (the document and the stylesheet too);
+ * the budget counts the JavaScript.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Page } from 'playwright-core';
+import { localSpaHeaders } from '../infra/local/security-headers';
+import { MESSAGES } from '../shared/messages';
+
+/** No request starts or ends for this long: the page has settled. */
+const QUIET_MS = 1_000;
+/** A page that never settles is a failure of its own. */
+const SETTLE_TIMEOUT_MS = 30_000;
+export const GZIP_LEVEL = 9;
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+};
+
+export interface Fetched {
+  /** The path the browser fetched, e.g. /assets/index-abc.js. */
+  path: string;
+  kind: 'script' | 'stylesheet' | 'document' | 'other';
+  raw: number;
+  gzip: number;
+}
+
+export interface SignInLoad {
+  /** Everything fetched until the page was idle, in the order the answers started. */
+  firstLoad: Fetched[];
+  /** What moving the pointer onto the sign-in button fetched beyond that. */
+  onIntent: Fetched[];
+}
+
+const kindOf = (resourceType: string, path: string, contentType: string): Fetched['kind'] => {
+  if (resourceType === 'script' || /javascript/.test(contentType) || path.endsWith('.js')) return 'script';
+  if (resourceType === 'stylesheet' || path.endsWith('.css')) return 'stylesheet';
+  if (resourceType === 'document') return 'document';
+  return 'other';
+};
+
+const chromiumPath = (): string => {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  try {
+    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error(
+      'No `chromium` on PATH: install it (sudo apt-get install -y chromium) or set CHROMIUM_PATH.',
+    );
+  }
+};
+
+/** web/dist on 127.0.0.1, unknown paths answered with index.html as CloudFront does. */
+const serveDist = async (dist: string): Promise<{ origin: string; server: Server }> => {
+  const root = normalize(dist);
+  const server = createServer((req, res) => {
+    const { pathname } = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const candidate = normalize(join(root, decodeURIComponent(pathname)));
+    const inside = candidate.startsWith(root + sep);
+    const file =
+      inside && existsSync(candidate) && statSync(candidate).isFile() ? candidate : join(root, 'index.html');
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-cache',
+      ...localSpaHeaders(),
+    });
+    res.end(req.method === 'HEAD' ? undefined : readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, server };
+};
+
+/** Counts requests in flight and when the last one started or ended. */
+const watchNetwork = (page: Page) => {
+  let inFlight = 0;
+  let lastActivity = Date.now();
+  const started = () => {
+    inFlight += 1;
+    lastActivity = Date.now();
+  };
+  const ended = () => {
+    inFlight = Math.max(0, inFlight - 1);
+    lastActivity = Date.now();
+  };
+  page.on('request', started);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  return {
+    /** Resolves once nothing has been in flight for QUIET_MS, then after the page's next idle callback. */
+    settled: async () => {
+      const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+      for (;;) {
+        if (inFlight === 0 && Date.now() - lastActivity >= QUIET_MS) {
+          await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())));
+          // The idle callback may itself have started something (a prefetch on idle): wait again.
+          if (inFlight === 0 && Date.now() - lastActivity >= QUIET_MS) return;
+        }
+        if (Date.now() > deadline) throw new Error(`/signin did not settle within ${SETTLE_TIMEOUT_MS} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
+};
+
+export const measureSignInLoad = async (dist: string): Promise<SignInLoad> => {
+  const { origin, server } = await serveDist(dist);
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      locale: 'en-US',
+    });
+    const page = await context.newPage();
+    const network = watchNetwork(page);
+    const seen = new Map<string, Promise<Fetched>>();
+    page.on('response', (response) => {
+      const { pathname } = new URL(response.url());
+      if (seen.has(pathname)) return;
+      const kind = kindOf(
+        response.request().resourceType(),
+        pathname,
+        response.headers()['content-type'] ?? '',
+      );
+      seen.set(
+        pathname,
+        response.body().then((bytes) => ({
+          path: pathname,
+          kind,
+          raw: bytes.length,
+          gzip: gzipSync(bytes, { level: GZIP_LEVEL }).length,
+        })),
+      );
+    });
+
+    await page.goto(`${origin}/signin`, { waitUntil: 'load' });
+    const button = page.getByRole('button', { name: MESSAGES.signInWithPasskey });
+    await button.waitFor({ state: 'visible' });
+    await network.settled();
+    const firstLoad = await Promise.all(seen.values());
+
+    await button.hover();
+    await network.settled();
+    const onIntent = (await Promise.all(seen.values())).slice(firstLoad.length);
+    await context.close();
+    return { firstLoad, onIntent };
+  } finally {
+    await browser.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+};

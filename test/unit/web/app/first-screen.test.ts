@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { showsSignInAlone } from '../../../../web/src/app/first-screen';
+import { hasStoredSession } from '../../../../web/src/lib/auth/stored-session';
+
+const CLIENT = 'test-client-id';
+/** The cookies Amplify leaves after a sign-in (docs/decisions/027), abridged. */
+const SIGNED_IN = [
+  `CognitoIdentityServiceProvider.${CLIENT}.LastAuthUser=c2a9d1b4`,
+  `CognitoIdentityServiceProvider.${CLIENT}.c2a9d1b4.accessToken=eyJ.a.b`,
+  `CognitoIdentityServiceProvider.${CLIENT}.c2a9d1b4.idToken=eyJ.c.d`,
+].join('; ');
+
+describe('hasStoredSession', () => {
+  it('is false without cookies, or with only cookies of something else', () => {
+    expect(hasStoredSession(CLIENT, '')).toBe(false);
+    expect(hasStoredSession(CLIENT, 'theme=dark; other=1')).toBe(false);
+    // Another app client of the same host: not this app's session.
+    expect(hasStoredSession(CLIENT, 'CognitoIdentityServiceProvider.other-client.LastAuthUser=x')).toBe(
+      false,
+    );
+    // The client id must be a whole segment.
+    expect(hasStoredSession(CLIENT, `CognitoIdentityServiceProvider.${CLIENT}x.LastAuthUser=x`)).toBe(false);
+  });
+
+  it("is true with any of this app client's Amplify cookies, however few are left", () => {
+    expect(hasStoredSession(CLIENT, SIGNED_IN)).toBe(true);
+    expect(hasStoredSession(CLIENT, `a=1; CognitoIdentityServiceProvider.${CLIENT}.x.refreshToken=r`)).toBe(
+      true,
+    );
+    // js-cookie percent-encodes what a cookie name may not hold; the names are compared decoded.
+    expect(hasStoredSession('with space', 'CognitoIdentityServiceProvider.with%20space.LastAuthUser=x')).toBe(
+      true,
+    );
+  });
+});
+
+describe('showsSignInAlone', () => {
+  it.each(['/signin', '/signin/', '/SignIn', '/SIGNIN//'])(
+    'shows %s alone to a browser without a session',
+    (path) => {
+      expect(showsSignInAlone(path, CLIENT, '')).toBe(true);
+    },
+  );
+
+  it('loads the whole app for /signin when a session may be stored (the guard then goes to the dashboard)', () => {
+    expect(showsSignInAlone('/signin', CLIENT, SIGNED_IN)).toBe(false);
+  });
+
+  it.each(['/', '/dashboard', '/activate', '/signin/more', '/signing'])(
+    'loads the whole app for %s',
+    (path) => {
+      expect(showsSignInAlone(path, CLIENT, '')).toBe(false);
+    },
+  );
+});

@@ -1,0 +1,34 @@
+import { useMemo } from 'react';
+import { useNavigate } from 'react-router';
+import { SignInHostContext, SignInPage, type SignInHost } from '../../features/auth/signin-page';
+import { useAuth } from '../../lib/auth/auth-provider';
+import { preloadAuthSignIn } from '../../lib/auth/load-auth';
+import { preloadDashboard } from '../route-modules';
+
+/** Intent to sign in: Amplify's sign-in calls, then the dashboard's chunks, fetched ahead. */
+const preloadSignIn = () => {
+  void preloadAuthSignIn().then(preloadDashboard);
+};
+
+/**
+ * /signin inside the app (after a sign-out, or when the guard sends someone here): the router
+ * navigates and the auth provider completes the sign-in. A first load of /signin without a stored
+ * session shows the same page without the app: app/signin-entry.tsx.
+ */
+export function SignInRoute() {
+  const navigate = useNavigate();
+  const { completePasskeySignIn } = useAuth();
+  const host = useMemo<SignInHost>(
+    () => ({
+      completePasskeySignIn,
+      navigate: (path, { replace }) => navigate(path, { replace }),
+      preloadSignIn,
+    }),
+    [completePasskeySignIn, navigate],
+  );
+  return (
+    <SignInHostContext value={host}>
+      <SignInPage />
+    </SignInHostContext>
+  );
+}
