@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
+import { prerenderPublicScreens } from './prerender/plugin';
 import { describeEnvProblems, parseWebEnv } from './src/config/env';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -16,7 +17,7 @@ export default defineConfig(({ mode, isPreview }) => {
 
   return {
     root,
-    plugins: [react()],
+    plugins: [react(), prerenderPublicScreens()],
     // The parsed configuration, not the raw variables: the app trusts what the build checked.
     define: parsed.success ? { __WEB_CONFIG__: JSON.stringify(parsed.env) } : {},
     build: {

@@ -2,13 +2,15 @@
  * Serves the SPA from the local stack's own origin: either through Vite in middleware mode (instant
  * start, hot reload: the default of `npm start`) or as the production build in web/dist (`--prod`,
  * what the browser tests use). Unknown paths fall back to index.html, as CloudFront does. Every answer
- * carries the production security headers (./security-headers.ts, docs/decisions/051).
+ * carries the production security headers (./security-headers.ts, docs/decisions/051). The
+ * production build is served compressed and cached as CloudFront serves it (docs/decisions/057).
  */
-import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, relative, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { devDocumentHeaders, localSpaHeaders, setHeaders } from './security-headers';
 
 export type WebMode = 'vite' | 'dist' | 'none';
@@ -44,26 +46,177 @@ const TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
-const serveDist = (folder: string): LocalWeb => {
-  const root = normalize(folder);
-  const fileFor = async (pathname: string): Promise<string | undefined> => {
-    const candidate = normalize(join(root, decodeURIComponent(pathname)));
-    if (!candidate.startsWith(root + sep) && candidate !== root) return undefined;
-    const info = await stat(candidate).catch(() => undefined);
-    return info?.isFile() ? candidate : undefined;
+/** Encodings the `--prod` server offers besides identity, in the order it prefers them. */
+export const ENCODINGS = ['br', 'gzip'] as const;
+export type Encoding = (typeof ENCODINGS)[number] | 'identity';
+
+/**
+ * The representation to send for an `Accept-Encoding` header (RFC 9110 section 12.5.3), among
+ * `available` (identity is always available): the highest q-value wins, ties go to the earlier of
+ * br, gzip, identity. `*` stands for every coding the header does not name; identity is acceptable
+ * unless refused by name or by `*;q=0`, and comes last when unnamed. No header means identity, as
+ * CloudFront reads it. When every representation is refused, identity is sent all the same (the
+ * alternative is a 406).
+ */
+export const negotiateEncoding = (header: string | undefined, available: readonly Encoding[]): Encoding => {
+  if (!header) return 'identity';
+  const weights = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    if (!name) continue;
+    const q = params.find((param) => /^q\s*=/.test(param));
+    const weight = q === undefined ? 1 : Number(q.slice(q.indexOf('=') + 1).trim());
+    weights.set(name, Number.isFinite(weight) ? Math.min(Math.max(weight, 0), 1) : 0);
+  }
+  // Identity unnamed stays acceptable, after anything the header names.
+  const weightOf = (coding: Encoding): number =>
+    weights.get(coding) ?? weights.get('*') ?? (coding === 'identity' ? Number.MIN_VALUE : 0);
+  let best: Encoding = 'identity';
+  let bestWeight = 0;
+  for (const coding of [...ENCODINGS, 'identity'] as const) {
+    if (coding !== 'identity' && !available.includes(coding)) continue;
+    const weight = weightOf(coding);
+    if (weight > bestWeight) [best, bestWeight] = [coding, weight];
+  }
+  return best;
+};
+
+/**
+ * Types worth compressing: text, and the two image types that are text or uncompressed. PNG,
+ * WOFF2 and the like are compressed already, and are sent as they are.
+ */
+const COMPRESSIBLE = new Set([
+  '.html',
+  '.js',
+  '.css',
+  '.json',
+  '.svg',
+  '.txt',
+  '.webmanifest',
+  '.ico',
+  '.map',
+]);
+/** CloudFront compresses objects of 1,000 bytes up to 10,000,000 bytes; so does this server. */
+export const MIN_COMPRESSED_BYTES = 1000;
+
+/**
+ * Cache-Control per kind of file, as `npm run deploy` stores them on the S3 objects that CloudFront
+ * passes on (bin/deploy.ts CACHE_CONTROL): content-hashed assets for a year, the entry HTML (index.html,
+ * so every client-side route) revalidated on every load, anything else five minutes.
+ */
+export const DIST_CACHE_CONTROL = {
+  hashed: 'public, max-age=31536000, immutable',
+  entry: 'no-cache',
+  other: 'public, max-age=300',
+} as const;
+
+/** Build output that is not served, as `npm run deploy` does not upload it (Vite's manifest). */
+const NOT_SERVED = '.vite/';
+
+interface DistFile {
+  readonly type: string;
+  readonly cacheControl: string;
+  readonly identity: Buffer;
+  /** Content hash: the ETag of each representation, with its coding appended. */
+  readonly hash: string;
+  /** Compressed once, in the background from the start; awaited by the first answer that needs it. */
+  readonly encoded: Promise<Partial<Record<Encoding, Buffer>>>;
+}
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/** br at its best quality and gzip at level 9, each kept only when smaller than the file. */
+const compress = async (body: Buffer): Promise<Partial<Record<Encoding, Buffer>>> => {
+  const [br, gz] = await Promise.all([
+    brotli(body, {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+    gzipped(body, { level: 9 }),
+  ]);
+  return Object.fromEntries(
+    (
+      [
+        ['br', br],
+        ['gzip', gz],
+      ] as const
+    ).filter(([, encoded]) => encoded.length < body.length),
+  );
+};
+
+const listFiles = async (folder: string): Promise<string[]> =>
+  (await readdir(folder, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(folder, join(entry.parentPath, entry.name)).split(sep).join('/'));
+
+/**
+ * The production build, read into memory once at start (a rebuild while it runs changes nothing
+ * served: restart to serve it), answered as CloudFront answers it: compressed with br or gzip when
+ * the browser accepts it (`Vary: Accept-Encoding`), cached per kind of file, `ETag`s with
+ * `If-None-Match`, every path that is no file answered with index.html.
+ */
+const serveDist = async (folder: string): Promise<LocalWeb> => {
+  const files = new Map<string, DistFile>();
+  for (const path of await listFiles(folder)) {
+    if (path.startsWith(NOT_SERVED)) continue;
+    const identity = await readFile(join(folder, path));
+    const extension = extname(path);
+    const compressible = COMPRESSIBLE.has(extension) && identity.length >= MIN_COMPRESSED_BYTES;
+    const encoded = compressible ? compress(identity) : Promise.resolve({});
+    // A failure surfaces in the answer that awaits it, not as an unhandled rejection at start.
+    encoded.catch(() => undefined);
+    files.set(`/${path}`, {
+      type: TYPES[extension] ?? 'application/octet-stream',
+      cacheControl: path.startsWith('assets/')
+        ? DIST_CACHE_CONTROL.hashed
+        : path === 'index.html'
+          ? DIST_CACHE_CONTROL.entry
+          : DIST_CACHE_CONTROL.other,
+      identity,
+      hash: createHash('sha256').update(identity).digest('base64url').slice(0, 27),
+      encoded,
+    });
+  }
+  const index = files.get('/index.html');
+  if (!index) throw new Error(`${folder} has no index.html: build it first.`);
+
+  const fileFor = (pathname: string): DistFile => {
+    try {
+      return files.get(decodeURIComponent(pathname)) ?? index;
+    } catch {
+      return index;
+    }
   };
+
   return {
     handle: async (req, res) => {
       const { pathname } = new URL(req.url ?? '/', 'http://localhost');
-      const file = (await fileFor(pathname)) ?? join(root, 'index.html');
-      const immutable = pathname.startsWith('/assets/');
-      res.writeHead(200, {
-        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+      const file = fileFor(pathname);
+      const encoded = await file.encoded;
+      const available = Object.keys(encoded) as Encoding[];
+      const coding = negotiateEncoding(req.headers['accept-encoding'], available);
+      const body = encoded[coding] ?? file.identity;
+      const etag = `"${file.hash}${coding === 'identity' ? '' : `-${coding}`}"`;
+      const headers: Record<string, string> = {
+        'content-type': file.type,
+        'cache-control': file.cacheControl,
+        etag,
+        ...(available.length > 0 && { vary: 'Accept-Encoding' }),
+        ...(coding !== 'identity' && { 'content-encoding': coding }),
         ...localSpaHeaders(),
-      });
-      if (req.method === 'HEAD') return void res.end();
-      createReadStream(file).pipe(res);
+      };
+      const matches = (req.headers['if-none-match'] ?? '')
+        .split(',')
+        .some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*');
+      if (matches && (req.method === 'GET' || req.method === 'HEAD')) {
+        res.writeHead(304, headers);
+        return void res.end();
+      }
+      res.writeHead(200, { ...headers, 'content-length': String(body.length) });
+      res.end(req.method === 'HEAD' ? undefined : body);
     },
     close: async () => undefined,
   };
