@@ -10,13 +10,13 @@
  * stops all of it whatever happens, within a hard time limit (LIGHTHOUSE_TIMEOUT_MS, 10 minutes).
  * LIGHTHOUSE_REPORT_DIR=<folder> keeps each run's JSON report there.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launch, type LaunchedChrome } from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import { freePort } from '../infra/local/dynamodb-local';
+import { CHROMIUM_ARGS, chromiumPath } from '../test/fixtures/chromium';
 import { runNpmStart } from '../test/fixtures/npm-start';
 import { canSeeProcesses, trackProcessTree } from '../test/fixtures/process-tree';
 
@@ -27,27 +27,12 @@ const RUNS = Number(process.env.RUNS ?? 3);
 const TIMEOUT_MS = Number(process.env.LIGHTHOUSE_TIMEOUT_MS ?? 600_000);
 const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
 
-/** Debian's Chromium, headless, with nothing that reaches past loopback (no updates, sync or QUIC). */
+/** The shared flags, in the headless mode chrome-launcher asks for by name, and no name resolution. */
 const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
+  ...CHROMIUM_ARGS.map((flag) => (flag === '--headless' ? '--headless=new' : flag)),
   // Every host name but localhost fails to resolve: the pages may reach nothing but the local stack.
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost',
 ];
-
-const chromePath = (): string => {
-  try {
-    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
-  } catch {
-    throw new Error('Chromium is missing: apt-get install chromium (Debian), as .ci/run does.');
-  }
-};
 
 interface Run {
   readonly page: string;
@@ -107,7 +92,7 @@ const losses = (lhr: Result, category: string): string[] =>
 const ATTEMPTS = 3;
 
 const launchChromium = () =>
-  launch({ chromePath: chromePath(), chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+  launch({ chromePath: chromiumPath(), chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
 
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);

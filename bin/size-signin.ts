@@ -11,7 +11,6 @@
  * fetches is recorded the same way. Every answer is recorded (the document and the stylesheet too);
  * the budget counts the JavaScript.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,32 +18,15 @@ import { extname, join, normalize, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
 import { localSpaHeaders } from '../infra/local/security-headers';
+import { CONTENT_TYPES } from '../infra/local/spa';
 import { MESSAGES } from '../shared/messages';
+import { CHROMIUM_ARGS, chromiumPath } from '../test/fixtures/chromium';
 
 /** No request starts or ends for this long: the page has settled. */
 const QUIET_MS = 1_000;
 /** A page that never settles is a failure of its own. */
 const SETTLE_TIMEOUT_MS = 30_000;
 export const GZIP_LEVEL = 9;
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-};
 
 export interface Fetched {
   /** The path the browser fetched, e.g. /assets/index-abc.js. */
@@ -68,17 +50,6 @@ const kindOf = (resourceType: string, path: string, contentType: string): Fetche
   return 'other';
 };
 
-const chromiumPath = (): string => {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  try {
-    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
-  } catch {
-    throw new Error(
-      'No `chromium` on PATH: install it (sudo apt-get install -y chromium) or set CHROMIUM_PATH.',
-    );
-  }
-};
-
 /** web/dist on 127.0.0.1, unknown paths answered with index.html as CloudFront does. */
 const serveDist = async (dist: string): Promise<{ origin: string; server: Server }> => {
   const root = normalize(dist);
@@ -89,7 +60,7 @@ const serveDist = async (dist: string): Promise<{ origin: string; server: Server
     const file =
       inside && existsSync(candidate) && statSync(candidate).isFile() ? candidate : join(root, 'index.html');
     res.writeHead(200, {
-      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
       'cache-control': 'no-cache',
       ...localSpaHeaders(),
     });
@@ -137,7 +108,7 @@ export const measureSignInLoad = async (dist: string): Promise<SignInLoad> => {
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS],
   });
   try {
     const context = await browser.newContext({

@@ -33,7 +33,8 @@ export const localWebEnvironment = (
   VITE_COGNITO_ENDPOINT: '/cognito',
 });
 
-const TYPES: Record<string, string> = {
+/** The media type of each kind of file the build holds (also the /signin weight script's). */
+export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -169,7 +170,7 @@ const serveDist = async (folder: string): Promise<LocalWeb> => {
     // A failure surfaces in the answer that awaits it, not as an unhandled rejection at start.
     encoded.catch(() => undefined);
     files.set(`/${path}`, {
-      type: TYPES[extension] ?? 'application/octet-stream',
+      type: CONTENT_TYPES[extension] ?? 'application/octet-stream',
       cacheControl: path.startsWith('assets/')
         ? DIST_CACHE_CONTROL.hashed
         : path === 'index.html'
@@ -259,7 +260,7 @@ const serveVite = async (webRoot: string, httpServer: Server): Promise<LocalWeb>
       nonce,
     );
     res.writeHead(200, {
-      'content-type': TYPES['.html'] ?? 'text/html',
+      'content-type': CONTENT_TYPES['.html'] ?? 'text/html',
       'cache-control': 'no-cache',
       ...devDocumentHeaders(nonce),
     });

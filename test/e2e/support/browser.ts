@@ -9,20 +9,10 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { onTestFinished } from 'vitest';
+import { CHROMIUM_ARGS } from '../../fixtures/chromium';
 import { registerBrowser, watchCsp } from './csp';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 390, height: 844 } as const;
@@ -38,7 +28,11 @@ export const launchChromium = async (): Promise<Browser> => {
       `No Chromium at ${CHROMIUM}: install it (sudo apt-get install -y chromium) or set CHROMIUM_PATH.`,
     );
   }
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [...CHROMIUM_ARGS],
+  });
   registerBrowser(browser);
   return browser;
 };
