@@ -5,15 +5,13 @@
  * and nothing grants another origin anything (docs/decisions/051). The dev server runs in the whole
  * stack; the `--prod` server over a small build of its own (the browser journeys run the real one).
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProdWeb, type ProdWeb } from '../fixtures/prod-web';
 import { freePort } from '../../infra/local/dynamodb-local';
 import { LOCAL_BASE_HEADERS } from '../../infra/local/security-headers';
-import { createLocalWeb, type LocalWeb } from '../../infra/local/spa';
 import { COGNITO_PATH, startLocalStack, type LocalStack } from '../../infra/local/stack';
 import { contentSecurityPolicy, cspDirectives, securityHeaders } from '../../infra/security-headers';
 
@@ -162,32 +160,19 @@ describe('the dev server (npm start)', () => {
 });
 
 describe('the --prod server', () => {
-  let root: string;
-  let server: Server;
-  let web: LocalWeb;
+  let prod: ProdWeb | undefined;
   let origin: string;
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'local-dist-'));
-    await mkdir(join(root, 'dist', 'assets'), { recursive: true });
-    await writeFile(
-      join(root, 'dist', 'index.html'),
-      '<!doctype html><script type="module" src="/assets/app.js"></script>',
-    );
-    await writeFile(join(root, 'dist', 'assets', 'app.js'), 'export {};');
-    await writeFile(join(root, 'dist', 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-    server = createServer();
-    web = await createLocalWeb('dist', root, server);
-    server.on('request', (req, res) => void web.handle(req, res));
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    prod = await startProdWeb({
+      'index.html': '<!doctype html><script type="module" src="/assets/app.js"></script>',
+      'assets/app.js': 'export {};',
+      'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    });
+    origin = prod.origin;
   });
 
-  afterAll(async () => {
-    await web?.close();
-    await new Promise((done) => server?.close(done));
-    await rm(root, { recursive: true, force: true });
-  });
+  afterAll(() => prod?.stop());
 
   it('sends exactly the production headers on the HTML, a client route and an asset', async () => {
     for (const path of ['/', '/dashboard/users', '/assets/app.js', '/favicon.svg']) {

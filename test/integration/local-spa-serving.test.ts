@@ -5,22 +5,13 @@
  * gain, a year and `immutable` for the hashed assets, `no-cache` for the HTML of every route, five
  * minutes for other files, ETags, and the security headers of decision 051 on every answer.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProdWeb, type ProdWeb } from '../fixtures/prod-web';
 import { CACHE_CONTROL } from '../../bin/deploy';
 import { localSpaHeaders } from '../../infra/local/security-headers';
-import {
-  createLocalWeb,
-  DIST_CACHE_CONTROL,
-  MIN_COMPRESSED_BYTES,
-  negotiateEncoding,
-  type LocalWeb,
-} from '../../infra/local/spa';
+import { DIST_CACHE_CONTROL, MIN_COMPRESSED_BYTES, negotiateEncoding } from '../../infra/local/spa';
 
 /** Text that compresses well, `bytes` long. */
 const text = (bytes: number, seed: string) =>
@@ -96,29 +87,15 @@ describe('negotiateEncoding', () => {
 });
 
 describe('the --prod server', () => {
-  let root: string;
-  let server: Server;
-  let web: LocalWeb;
+  let prod: ProdWeb | undefined;
   let origin: string;
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'local-serving-'));
-    for (const [path, body] of Object.entries(FILES)) {
-      await mkdir(join(root, 'dist', path, '..'), { recursive: true });
-      await writeFile(join(root, 'dist', path), body);
-    }
-    server = createServer();
-    web = await createLocalWeb('dist', root, server);
-    server.on('request', (req, res) => void web.handle(req, res));
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    prod = await startProdWeb(FILES);
+    origin = prod.origin;
   });
 
-  afterAll(async () => {
-    await web?.close();
-    await new Promise((done) => server?.close(done));
-    await rm(root, { recursive: true, force: true });
-  });
+  afterAll(() => prod?.stop());
 
   const COMPRESSIBLE = ['/', '/signin', '/assets/app-AbC123.js', '/assets/index-XyZ789.css', '/favicon.svg'];
   const fileOf = (path: string) =>
