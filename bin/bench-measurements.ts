@@ -9,14 +9,11 @@
  */
 import { resolve } from 'node:path';
 import { MEASUREMENT_TYPES, MEASUREMENTS, type MeasurementType } from '../shared/health';
-import { hardLimit, ms, timeRuns } from './bench-support';
+import { hardLimit, ms, startBenchStack, timeRuns } from './bench-support';
 
 // Set before the AWS SDK loads (hence the dynamic imports below); the deployed Lambdas run Node 22.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'warn';
-const { freePort } = await import('../infra/local/dynamodb-local');
-const { LOCAL_CLIENT_ID, startLocalStack } = await import('../infra/local/stack');
-const { codeFromLink, createHttpClient } = await import('../test/fixtures/http-client');
 
 const DAYS = 90;
 const PER_DAY = 4;
@@ -32,15 +29,8 @@ const valueFor = (type: MeasurementType, i: number) => {
   return min + ((max - min) / 4) * (0.5 + (i % 10) / 20);
 };
 
-const stack = await startLocalStack({
-  repositoryRoot: root,
-  port: await freePort(),
-  web: 'none',
-  bootstrapAdminEmail: 'admin@example.com',
-});
-const http = createHttpClient(stack.origin, LOCAL_CLIENT_ID);
+const { http, admin, stop } = await startBenchStack(root);
 try {
-  const admin = await http.activate('admin@example.com', codeFromLink(stack.adminActivationLink ?? ''));
   const invite = await http.request<{ activationCode: string }>('POST', '/internal/v1/admin/invitations', {
     token: admin.idToken,
     json: { email: 'heavy@example.com' },
@@ -98,6 +88,5 @@ try {
     );
   }
 } finally {
-  http.close();
-  await stack.stop();
+  await stop();
 }

@@ -8,7 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { hardLimit, ms, timeRuns, type Timing } from './bench-support';
+import { hardLimit, ms, startBenchStack, timeRuns, type Timing } from './bench-support';
 
 const CALLS = Number(process.env.CALLS ?? 1000);
 const HARD_LIMIT_MS = 6 * 60_000;
@@ -18,26 +18,15 @@ hardLimit(HARD_LIMIT_MS);
 const measure = async (): Promise<Timing<number>> => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.LOG_LEVEL ??= 'warn';
-  const { freePort } = await import('../infra/local/dynamodb-local');
-  const { LOCAL_CLIENT_ID, startLocalStack } = await import('../infra/local/stack');
-  const { codeFromLink, createHttpClient } = await import('../test/fixtures/http-client');
-  const stack = await startLocalStack({
-    repositoryRoot: root,
-    port: await freePort(),
-    web: 'none',
-    bootstrapAdminEmail: 'admin@example.com',
-  });
-  const http = createHttpClient(stack.origin, LOCAL_CLIENT_ID);
+  const { http, admin, stop } = await startBenchStack(root);
   try {
-    const admin = await http.activate('admin@example.com', codeFromLink(stack.adminActivationLink ?? ''));
     return await timeRuns(CALLS, async () => {
       const answer = await http.request('GET', '/v1/users/me', { token: admin.idToken });
       if (answer.status !== 200) throw new Error(`GET /v1/users/me answered ${answer.status}`);
       return answer.status;
     });
   } finally {
-    http.close();
-    await stack.stop();
+    await stop();
   }
 };
 

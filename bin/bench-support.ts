@@ -38,3 +38,31 @@ export const timeRuns = async <T>(runs: number, run: () => Promise<T>): Promise<
 };
 
 export const ms = (value: number): string => `${value.toFixed(1)} ms`;
+
+/**
+ * A throwaway local stack (API only, in memory, loopback) with its bootstrap admin activated over HTTP,
+ * as every bench starts. Loaded on call, so a bench sets its environment before the AWS SDK loads.
+ */
+export const startBenchStack = async (repositoryRoot: string) => {
+  const { freePort } = await import('../infra/local/dynamodb-local');
+  const { LOCAL_CLIENT_ID, startLocalStack } = await import('../infra/local/stack');
+  const { codeFromLink, createHttpClient } = await import('../test/fixtures/http-client');
+  const stack = await startLocalStack({
+    repositoryRoot,
+    port: await freePort(),
+    web: 'none',
+    bootstrapAdminEmail: 'admin@example.com',
+  });
+  const http = createHttpClient(stack.origin, LOCAL_CLIENT_ID);
+  const stop = async () => {
+    http.close();
+    await stack.stop();
+  };
+  try {
+    const admin = await http.activate('admin@example.com', codeFromLink(stack.adminActivationLink ?? ''));
+    return { stack, http, admin, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+};

@@ -6,15 +6,12 @@
  * time); prints both and their ratio (issue 12 keeps it at 0.5 or more). Loopback only, bounded.
  */
 import { resolve } from 'node:path';
-import { hardLimit } from './bench-support';
+import { hardLimit, startBenchStack } from './bench-support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'warn';
 const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
 const { DynamoDBDocumentClient, GetCommand } = await import('@aws-sdk/lib-dynamodb');
-const { freePort } = await import('../infra/local/dynamodb-local');
-const { LOCAL_CLIENT_ID, startLocalStack } = await import('../infra/local/stack');
-const { codeFromLink, createHttpClient } = await import('../test/fixtures/http-client');
 
 const REQUESTS = Number(process.env.REQUESTS ?? 2000);
 // One at a time, as issue 12 measured its 0.66: the cost of one request's path, not of the machine's
@@ -40,13 +37,7 @@ const throughput = async (count: number, width: number, call: () => Promise<void
   return count / ((performance.now() - started) / 1000);
 };
 
-const stack = await startLocalStack({
-  repositoryRoot: root,
-  port: await freePort(),
-  web: 'none',
-  bootstrapAdminEmail: 'admin@example.com',
-});
-const http = createHttpClient(stack.origin, LOCAL_CLIENT_ID);
+const { stack, http, admin, stop } = await startBenchStack(root);
 const documents = DynamoDBDocumentClient.from(
   new DynamoDBClient({
     endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
@@ -55,7 +46,6 @@ const documents = DynamoDBDocumentClient.from(
   }),
 );
 try {
-  const admin = await http.activate('admin@example.com', codeFromLink(stack.adminActivationLink ?? ''));
   const key = { TableName: stack.tables.profiles, Key: { userId: admin.userId }, ConsistentRead: true };
 
   const bare = await throughput(REQUESTS, CONCURRENCY, async () => {
@@ -72,6 +62,5 @@ try {
   );
 } finally {
   documents.destroy();
-  http.close();
-  await stack.stop();
+  await stop();
 }
