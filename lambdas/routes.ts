@@ -89,6 +89,16 @@ const ERASE_COGNITO = ['AdminUserGlobalSignOut', 'AdminDeleteUser'] as const;
 /** The abuse-limit counters (lambdas/common/repositories/limit-counters.ts): one atomic update each. */
 const LIMIT_COUNTERS: TableGrant = { actions: ['UpdateItem'], keys: ['limit#*'] };
 
+/**
+ * The directory's counts (lambdas/common/repositories/directory.ts): one atomic update, in the
+ * transaction of the write that changes them, by functions that may not otherwise update accounts.
+ */
+const DIRECTORY_COUNTS: TableGrant = { actions: ['UpdateItem'], keys: ['directory#counts#*'] };
+
+/** A Query of each named index of a table, and of nothing else of it. */
+const indexQueries = (...indexes: string[]): TableGrant[] =>
+  indexes.map((index) => ({ actions: ['Query'], index }));
+
 /** SPEC-2 section 3.1: a person's own passkeys. */
 const PASSKEY_ROUTES = (): RouteDefinition[] => [
   {
@@ -369,9 +379,10 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     path: '/internal/v1/admin/invitations',
     auth: 'admin',
     entry: 'lambdas/api/admin/list-invitations.ts',
-    // A paged Scan: the admin list is every invitation.
-    tables: { invitations: [{ actions: ['Scan'] }] },
+    // One Query of one list index a page (docs/decisions/058-admin-lists-at-scale.md).
+    tables: { invitations: indexQueries('byCreated', 'byEmail', 'byState', 'byStateEmail') },
     cognitoActions: [],
+    pageCursors: true,
   },
   {
     id: 'CreateInvitation',
@@ -384,6 +395,8 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     tables: {
       invitations: [{ actions: ['GetItem', 'PutItem'] }],
       profiles: [{ actions: ['BatchGetItem'] }],
+      // The pending count goes up in the invitation's transaction.
+      accounts: [DIRECTORY_COUNTS],
       auditEvents: [{ actions: ['PutItem'] }],
     },
     cognitoActions: ['ListUsers'],
@@ -397,6 +410,8 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     // Deletes a pending invitation; reads it to tell "not found" from "activated".
     tables: {
       invitations: [{ actions: ['DeleteItem', 'GetItem'] }],
+      // The pending count goes down in the delete's transaction.
+      accounts: [DIRECTORY_COUNTS],
       auditEvents: [{ actions: ['PutItem'] }],
     },
     // Removes the user a never-completed activation reserved, so the email can be invited again.
@@ -408,12 +423,18 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     path: '/internal/v1/admin/users',
     auth: 'admin',
     entry: 'lambdas/api/admin/list-users.ts',
-    // Names of the listed users and their coaches, 100 at a time.
+    // One Query of one list index a page, the counts, then the page's names and coaches
+    // (docs/decisions/058-admin-lists-at-scale.md). Nothing of Cognito.
     tables: {
+      accounts: [
+        ...indexQueries('byCreated', 'byEmail', 'byStatus', 'byCoachRole'),
+        { actions: ['BatchGetItem'], keys: ['directory#counts#*'] },
+      ],
       profiles: [{ actions: ['BatchGetItem'] }],
       coaching: [{ actions: ['BatchGetItem'], keys: ['client#*'] }],
     },
-    cognitoActions: ['ListUsers', 'ListUsersInGroup'],
+    cognitoActions: [],
+    pageCursors: true,
   },
   {
     id: 'CreateMeasurement',

@@ -201,7 +201,6 @@ export const invitationSchema = z.object({
   expiresAt: z.optional(datetimeSchema),
 });
 export type Invitation = z.infer<typeof invitationSchema>;
-export const invitationListSchema = z.object({ invitations: z.array(invitationSchema) });
 
 export const createInvitationRequestSchema = z.strictObject({
   email: normalizedEmailSchema,
@@ -226,7 +225,6 @@ export const adminUserListItemSchema = z.object({
   status: z.enum(['active', 'disabled']),
 });
 export type AdminUserListItem = z.infer<typeof adminUserListItemSchema>;
-export const adminUserListSchema = z.object({ users: z.array(adminUserListItemSchema) });
 
 // ---------------------------------------------------------------- WebAuthn payloads
 

@@ -46,12 +46,64 @@ export const TABLES = {
     id: 'accounts',
     envVar: 'ACCOUNTS_TABLE',
     partitionKey: { name: 'userId', type: 'S' },
+    // The user directory of User Management (docs/decisions/058-admin-lists-at-scale.md): each account
+    // carries `dir` = `people`, `dirSort` = `{createdAt}#{userId}` and `dirCoach` (`coaches` or
+    // `others`), so a page of people, newest first, of one status, of the coaches, or by email prefix
+    // is one Query of one index. The directory's counters live on the item `userId` = `directory#counts`.
+    globalSecondaryIndexes: [
+      {
+        indexName: 'byCreated',
+        partitionKey: { name: 'dir', type: 'S' },
+        sortKey: { name: 'dirSort', type: 'S' },
+      },
+      {
+        indexName: 'byEmail',
+        partitionKey: { name: 'dir', type: 'S' },
+        sortKey: { name: 'email', type: 'S' },
+      },
+      {
+        indexName: 'byStatus',
+        partitionKey: { name: 'status', type: 'S' },
+        sortKey: { name: 'dirSort', type: 'S' },
+      },
+      {
+        indexName: 'byCoachRole',
+        partitionKey: { name: 'dirCoach', type: 'S' },
+        sortKey: { name: 'dirSort', type: 'S' },
+      },
+    ],
   },
-  /** Invitations and their activation codes, keyed by lowercased email. */
+  /**
+   * Invitations and their activation codes, keyed by lowercased email. Listed as the accounts are:
+   * `dir` = `invitations`, `dirSort` = `{createdAt}#{email}`, `state` = `pending` until activated, then
+   * `activated` (docs/decisions/058-admin-lists-at-scale.md).
+   */
   invitations: {
     id: 'invitations',
     envVar: 'INVITATIONS_TABLE',
     partitionKey: { name: 'email', type: 'S' },
+    globalSecondaryIndexes: [
+      {
+        indexName: 'byCreated',
+        partitionKey: { name: 'dir', type: 'S' },
+        sortKey: { name: 'dirSort', type: 'S' },
+      },
+      {
+        indexName: 'byEmail',
+        partitionKey: { name: 'dir', type: 'S' },
+        sortKey: { name: 'email', type: 'S' },
+      },
+      {
+        indexName: 'byState',
+        partitionKey: { name: 'state', type: 'S' },
+        sortKey: { name: 'dirSort', type: 'S' },
+      },
+      {
+        indexName: 'byStateEmail',
+        partitionKey: { name: 'state', type: 'S' },
+        sortKey: { name: 'email', type: 'S' },
+      },
+    ],
   },
   /**
    * Passkey credentials: credential id unique. A person's credential ids are listed on their account

@@ -16,6 +16,7 @@ import {
   updateAccountItem,
   type AccountRecord,
 } from './repositories/accounts';
+import { countsUpdateItem, statusDelta } from './repositories/directory';
 import { transactWrite } from './transactions';
 
 export const targetAccount = async (userId: string | undefined): Promise<AccountRecord> => {
@@ -39,6 +40,8 @@ export const commitAdminChange = async (change: {
         ...actorCheck,
         updateAccountItem(target.userId, change.set, { updatedAt: target.updatedAt }),
         auditTransactItem(change.origin, change.audit),
+        // The status read is the status changed (the update is conditioned on `updatedAt`).
+        ...countsUpdateItem(statusDelta(target.status, change.set.status)),
       ],
     });
   } catch (error) {

@@ -13,7 +13,7 @@ import { ddb } from './aws';
 import { batchDeleteAll, queryAttributes } from './batch-write';
 import { tableName } from './env';
 import { deleteCognitoUser, signOutEverywhere } from './cognito-users';
-import type { AccountRecord } from './repositories/accounts';
+import { deleteAccount, type AccountRecord } from './repositories/accounts';
 import { findPasskeyIdsOfUser } from './repositories/passkeys';
 import { unassignCoach } from './repositories/coaching';
 
@@ -99,5 +99,5 @@ export const eraseAccount = async (
     await deleteItem('authChallenges', { pk });
   await deleteItem('invitations', { email });
   await deleteItem('profiles', { userId });
-  await deleteItem('accounts', { userId });
+  await deleteAccount(userId);
 };

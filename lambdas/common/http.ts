@@ -61,6 +61,12 @@ interface HandlerOptions<A extends AuthLevel, Body, Query> {
   readonly body?: WireSchema<Body>;
   /** Query string schema; routes without one ignore the query string. */
   readonly query?: WireSchema<Query>;
+  /**
+   * The handler only reads the caller's own items and changes nothing anywhere (no write, no audit
+   * event), so it runs alongside the session check, and its answer is released only once the check has
+   * passed: a refused token gets the same 401 and nothing of what was read (docs/decisions/058-admin-lists-at-scale.md).
+   */
+  readonly ownReadOnly?: A extends 'user' ? true : never;
 }
 type Caller_<A extends AuthLevel> = A extends 'public' ? Caller | null : Caller;
 
@@ -173,17 +179,37 @@ export const httpHandler =
     const route = `${event.httpMethod} ${event.resource}`;
     try {
       const caller = options.auth === 'public' ? null : callerFrom(event);
-      await authorize(options.auth, caller);
-      const body = (options.body ? parseBody(event, options.body) : undefined) as Body;
-      const query = (
-        options.query ? validate(options.query, event.queryStringParameters ?? {}) : undefined
-      ) as Query;
-      const pathParameters = Object.fromEntries(
-        Object.entries(event.pathParameters ?? {}).filter(
-          (entry): entry is [string, string] => entry[1] !== undefined,
-        ),
+      // Settled at once, so that a refusal met while an own-read handler still runs is not unhandled.
+      const refusal = authorize(options.auth, caller).then(
+        () => undefined,
+        (error: unknown) => ({ error }),
       );
-      const result = await handle({ body, query, caller: caller as Caller_<A>, pathParameters, event });
+      const checked = async () => {
+        const refused = await refusal;
+        if (refused) throw refused.error;
+      };
+      if (!options.ownReadOnly || !caller) await checked();
+      const run = async () => {
+        const body = (options.body ? parseBody(event, options.body) : undefined) as Body;
+        const query = (
+          options.query ? validate(options.query, event.queryStringParameters ?? {}) : undefined
+        ) as Query;
+        const pathParameters = Object.fromEntries(
+          Object.entries(event.pathParameters ?? {}).filter(
+            (entry): entry is [string, string] => entry[1] !== undefined,
+          ),
+        );
+        return handle({ body, query, caller: caller as Caller_<A>, pathParameters, event });
+      };
+      const handled = run().then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+      // Whatever the handler met, a refused session answers as refused.
+      await checked();
+      const outcome = await handled;
+      if ('error' in outcome) throw outcome.error;
+      const result = outcome.value;
       return respond(result.statusCode, result.body, result.headers);
     } catch (error) {
       if (error instanceof HttpError) {

@@ -517,7 +517,7 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     ]);
     expect([mine.status, theirs.status].filter((status) => status === 200)).toHaveLength(1);
     const admins = (await world.scan('accounts')).filter(
-      (account) => (account.roles as string[]).includes('admins') && account.status === 'active',
+      (account) => (account.roles as string[] | undefined)?.includes('admins') && account.status === 'active',
     );
     expect(admins).toHaveLength(1);
     // Whoever is left an admin: put the original admin back in charge for the tests after this one.

@@ -125,10 +125,11 @@ describe('a fresh local stack', () => {
       { token: admin.idToken },
     );
     expect(invitations.status).toBe(200);
+    // Newest first.
     expect(invitations.body.invitations.map((i) => [i.email, i.status])).toEqual([
-      [ADMIN_EMAIL, 'activated'],
-      ['coach@example.com', 'activated'],
       ['user@example.com', 'activated'],
+      ['coach@example.com', 'activated'],
+      [ADMIN_EMAIL, 'activated'],
     ]);
 
     const pending = await http.request('POST', '/internal/v1/admin/invitations', {
@@ -142,10 +143,11 @@ describe('a fresh local stack', () => {
       { token: admin.idToken },
     );
     expect(users.status).toBe(200);
+    // Newest first.
     expect(users.body.users.map((u) => [u.email, u.roles])).toEqual([
-      [ADMIN_EMAIL, ['admins']],
-      ['coach@example.com', ['coaches']],
       ['user@example.com', ['users']],
+      ['coach@example.com', ['coaches']],
+      [ADMIN_EMAIL, ['admins']],
     ]);
     const all = await http.request<{ invitations: { email: string; status: string }[] }>(
       'GET',

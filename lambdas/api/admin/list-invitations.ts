@@ -1,16 +1,13 @@
-/** GET /internal/v1/admin/invitations: every invitation, pending and activated, oldest first. */
+/**
+ * GET /internal/v1/admin/invitations: one page of invitations (newest first, or by email prefix),
+ * pending (not taken up, expired ones included) or activated; `nextCursor` continues the same query
+ * for the same admin only. One Query a page at any size.
+ */
+import { invitationListQuerySchema } from '../../../shared/directory';
+import { listInvitationPage } from '../../common/admin-lists';
 import { httpHandler, ok } from '../../common/http';
-import { toInvitation } from '../../common/invitation-view';
-import { listInvitations, type InvitationRecord } from '../../common/repositories/invitations';
 
-export const handler = httpHandler({ auth: 'admin' }, async () => {
-  const records: InvitationRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await listInvitations(startKey);
-    records.push(...page.items);
-    startKey = page.nextKey;
-  } while (startKey);
-  records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  return ok({ invitations: records.map(toInvitation) });
-});
+export const handler = httpHandler(
+  { auth: 'admin', query: invitationListQuerySchema },
+  async ({ query, caller }) => ok(await listInvitationPage(caller.sub, query)),
+);

@@ -15,7 +15,6 @@
  */
 import { UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import {
   DEFAULT_LOCALE,
   DEFAULT_MEASUREMENT_SYSTEM,
@@ -26,7 +25,6 @@ import { API_MESSAGES } from '../../../shared/messages';
 import { registerPasskeyRequestSchema, type UserProfile } from '../../../shared/schemas';
 import { issuePasskeyProof } from '../../cognito/passkey-proof';
 import { auditTransactItem, originOf, recordAudit } from '../../common/audit';
-import { ddb } from '../../common/aws';
 import { BadRequest, Conflict, HttpError } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import {
@@ -58,6 +56,7 @@ import { canonicalRoles } from '../../../shared/roles';
 import { transactWrite } from '../../common/transactions';
 import type { RequestOrigin } from '../../common/audit';
 import { createProfileItem } from '../../common/repositories/profiles';
+import { countsUpdateItem } from '../../common/repositories/directory';
 import { secretsEqual } from '../../common/secrets';
 import { issuerStillAdmin } from '../../common/invite';
 import { startActivationAttempt } from '../../common/limits';
@@ -255,9 +254,10 @@ const activate = async (body: Body, invitation: InvitationRecord, origin: Reques
       subjectId: pending.userId,
       details: { roles: invitation.roles, credentialId: registration.credential.id },
     }),
+    ...countsUpdateItem({ people: 1, pendingInvitations: -1 }),
   ];
   try {
-    await ddb.send(new TransactWriteCommand({ TransactItems: items }));
+    await transactWrite({ TransactItems: items });
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;
     // The code was used meanwhile, or another registration with it is committing right now.

@@ -21,6 +21,7 @@ import {
   revocationSecond,
   updateAccountItem,
 } from '../../common/repositories/accounts';
+import { countsUpdateItem, statusDelta } from '../../common/repositories/directory';
 import { transactIf } from '../../common/transactions';
 
 /** Another active admin than `userId`, if there is one. */
@@ -59,6 +60,7 @@ export const handler = httpHandler(
           { status: 'disabled', tokensValidAfter: revocationSecond() },
           { updatedAt: account.updatedAt },
         ),
+        ...countsUpdateItem(statusDelta(account.status, 'disabled')),
       ],
     });
     if (!disabled)

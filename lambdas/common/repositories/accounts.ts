@@ -7,6 +7,8 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RoleGroup } from '../../../shared/constants';
 import { ddb, type TransactItem } from '../aws';
 import { tableName } from '../env';
+import { transactIf } from '../transactions';
+import { accountDirectoryAttributes, coachRoleAttribute, countsUpdateItem } from './directory';
 
 const table = () => tableName('accounts');
 
@@ -57,9 +59,16 @@ export const getAccount = async (userId: string): Promise<AccountRecord | undefi
   return result.Item as AccountRecord | undefined;
 };
 
-/** Transaction item creating the account at activation; never overwrites one. */
+/**
+ * Transaction item creating the account at activation, listed in the user directory; never
+ * overwrites one.
+ */
 export const createAccountItem = (account: AccountRecord): TransactItem => ({
-  Put: { TableName: table(), Item: account, ConditionExpression: 'attribute_not_exists(userId)' },
+  Put: {
+    TableName: table(),
+    Item: { ...account, ...accountDirectoryAttributes(account) },
+    ConditionExpression: 'attribute_not_exists(userId)',
+  },
 });
 
 /**
@@ -86,7 +95,9 @@ export const updateAccountItem = (
 ): TransactItem => {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
-  const assignments = Object.entries({ ...set, updatedAt: new Date().toISOString() }).map(
+  // New roles move the account in or out of the directory's list of coaches.
+  const directory = set.roles ? coachRoleAttribute(set.roles) : {};
+  const assignments = Object.entries({ ...set, ...directory, updatedAt: new Date().toISOString() }).map(
     ([key, value], i) => {
       names[`#s${i}`] = key;
       values[`:s${i}`] = value;
@@ -221,3 +232,32 @@ export const removeCredentialItem = (userId: string, credentialId: string): Tran
 export const deleteAccountItem = (userId: string): TransactItem => ({
   Delete: { TableName: table(), Key: { userId }, ConditionExpression: 'attribute_exists(userId)' },
 });
+
+const DELETE_ATTEMPTS = 3;
+
+/**
+ * Deletes the account item (the last step of an erase) and takes the person out of the counts in the
+ * same transaction, conditioned on the status the counts are corrected by. Already gone is fine.
+ */
+export const deleteAccount = async (userId: string): Promise<void> => {
+  for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt += 1) {
+    const gate = await getAccountGate(userId);
+    if (!gate) return;
+    const deleted = await transactIf({
+      TransactItems: [
+        {
+          Delete: {
+            TableName: table(),
+            Key: { userId },
+            ConditionExpression: '#status = :status',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':status': gate.status },
+          },
+        },
+        ...countsUpdateItem({ people: -1, disabled: gate.status === 'disabled' ? -1 : 0 }),
+      ],
+    });
+    if (deleted) return;
+  }
+  throw new Error('The account kept changing while it was erased.');
+};

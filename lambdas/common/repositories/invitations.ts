@@ -1,10 +1,12 @@
 /** Invitations and their activation codes, one item per (lowercased) email. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { INVITATION_TTL_SECONDS } from '../../../shared/account';
 import type { RoleGroup } from '../../../shared/constants';
 import { ddb, type TransactItem } from '../aws';
 import { tableName } from '../env';
+import { transactIf } from '../transactions';
+import { countsUpdateItem, invitationDirectoryAttributes } from './directory';
 
 const table = () => tableName('invitations');
 
@@ -43,22 +45,29 @@ export const getInvitation = async (email: string): Promise<InvitationRecord | u
   return result.Item as InvitationRecord | undefined;
 };
 
-/** Creates the invitation unless one exists for the email; answers false when one did. */
-export const createInvitation = async (invitation: InvitationRecord): Promise<boolean> => {
-  try {
-    await ddb.send(
-      new PutCommand({
-        TableName: table(),
-        Item: invitation,
-        ConditionExpression: 'attribute_not_exists(email)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
-};
+/** The stored item of an invitation: the record and its place in the directory's indexes. */
+export const invitationItem = (invitation: InvitationRecord): Record<string, unknown> => ({
+  ...invitation,
+  ...invitationDirectoryAttributes(invitation),
+});
+
+/**
+ * Creates the invitation unless one exists for the email, listed in the directory and counted as
+ * pending in the same transaction; answers false when one did.
+ */
+export const createInvitation = async (invitation: InvitationRecord): Promise<boolean> =>
+  transactIf({
+    TransactItems: [
+      {
+        Put: {
+          TableName: table(),
+          Item: invitationItem(invitation),
+          ConditionExpression: 'attribute_not_exists(email)',
+        },
+      },
+      ...countsUpdateItem({ pendingInvitations: 1 }),
+    ],
+  });
 
 /**
  * Reserves the opaque Cognito username of this invitation, once: the first activation attempt's
@@ -95,11 +104,13 @@ export const markCodeUsedItem = (
   Update: {
     TableName: table(),
     Key: { email },
-    UpdateExpression: 'SET codeUsed = :true, usedAt = :usedAt, usedBy = :usedBy',
+    UpdateExpression: 'SET codeUsed = :true, usedAt = :usedAt, usedBy = :usedBy, #state = :activated',
     // Unexpired too: an invitation without `expiresAt` predates expiry and is checked by its reader.
     ConditionExpression:
       'activationCode = :code AND codeUsed = :false AND (attribute_not_exists(expiresAt) OR expiresAt > :usedAt)',
+    ExpressionAttributeNames: { '#state': 'state' },
     ExpressionAttributeValues: {
+      ':activated': 'activated',
       ':code': activationCode,
       ':true': true,
       ':false': false,
@@ -149,35 +160,36 @@ export const deleteInvitationItem = (email: string): TransactItem => ({
   Delete: { TableName: table(), Key: { email } },
 });
 
-/** One page of invitations (admin list only: a paged Scan). */
-export const listInvitations = async (
-  startKey?: Record<string, unknown>,
-): Promise<{ items: InvitationRecord[]; nextKey?: Record<string, unknown> }> => {
-  const result = await ddb.send(
-    new ScanCommand({ TableName: table(), ExclusiveStartKey: startKey, Limit: 100 }),
-  );
-  return { items: (result.Items ?? []) as InvitationRecord[], nextKey: result.LastEvaluatedKey };
-};
-
 export type DeleteOutcome =
   | { readonly outcome: 'deleted'; readonly invitation: InvitationRecord }
   | { readonly outcome: 'not-found' | 'activated' };
 
-/** Deletes a pending invitation and answers what it was; an activated one stays. */
+const DELETE_ATTEMPTS = 3;
+
+/**
+ * Deletes a pending invitation and answers what it was; an activated one stays. The delete and the
+ * pending count change in one transaction, conditioned on the invitation still being unused.
+ */
 export const deletePendingInvitation = async (email: string): Promise<DeleteOutcome> => {
-  try {
-    const result = await ddb.send(
-      new DeleteCommand({
-        TableName: table(),
-        Key: { email },
-        ConditionExpression: 'attribute_exists(email) AND codeUsed = :false',
-        ExpressionAttributeValues: { ':false': false },
-        ReturnValues: 'ALL_OLD',
-      }),
-    );
-    return { outcome: 'deleted', invitation: result.Attributes as InvitationRecord };
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    return { outcome: (await getInvitation(email)) ? 'activated' : 'not-found' };
+  for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt += 1) {
+    const invitation = await getInvitation(email);
+    if (!invitation) return { outcome: 'not-found' };
+    if (invitation.codeUsed) return { outcome: 'activated' };
+    const deleted = await transactIf({
+      TransactItems: [
+        {
+          Delete: {
+            TableName: table(),
+            Key: { email },
+            // Still the invitation read (a resend changes the code), still unused.
+            ConditionExpression: 'activationCode = :code AND codeUsed = :false',
+            ExpressionAttributeValues: { ':code': invitation.activationCode, ':false': false },
+          },
+        },
+        ...countsUpdateItem({ pendingInvitations: -1 }),
+      ],
+    });
+    if (deleted) return { outcome: 'deleted', invitation };
   }
+  throw new Error('The invitation kept changing while it was deleted.');
 };

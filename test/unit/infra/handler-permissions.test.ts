@@ -764,12 +764,20 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
     },
   ],
   ListInvitations: [
-    {
-      name: 'an admin lists the invitations',
+    ...(
+      [
+        ['every invitation, newest first: a Query of byCreated', {}],
+        ['the pending ones: a Query of byState', { status: 'pending' }],
+        ['an email prefix: a Query of byEmail', { q: 'invitee' }],
+        ['pending, by email prefix: a Query of byStateEmail', { status: 'pending', q: 'invitee' }],
+      ] as const
+    ).map(([name, query]): Scenario => ({
+      name,
       event: { method: 'GET', claims: claims('admins') },
-      ddb: () => ({ Items: [invitation()] }),
+      query,
+      ddb: (call) => (on('Query', 'invitations', call) ? { Items: [invitation()] } : undefined),
       expectResult: status(200),
-    },
+    })),
   ],
   CreateInvitation: [
     {
@@ -808,24 +816,25 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
     },
   ],
   ListUsers: [
-    {
-      name: 'an admin lists the users with their names',
+    ...(
+      [
+        ['every person, newest first: a Query of byCreated, the counts, names and coaches', {}],
+        ['an email prefix: a Query of byEmail', { q: 'invitee' }],
+        ['the disabled ones: a Query of byStatus', { status: 'disabled' }],
+        ['the coaches (the coach picker): a Query of byCoachRole', { role: 'coaches' }],
+      ] as const
+    ).map(([name, query]): Scenario => ({
+      name,
       event: { method: 'GET', claims: claims('admins') },
-      cognito: () => ({
-        Users: [
-          {
-            Username: USERNAME,
-            Attributes: [
-              { Name: 'sub', Value: USER_ID },
-              { Name: 'email', Value: EMAIL },
-            ],
-            UserCreateDate: new Date('2025-01-01T00:00:00.000Z'),
-          },
-        ],
-      }),
-      ddb: (call) => ({ Responses: { [tableNameOf(call.table)]: [profile] } }),
+      query,
+      ddb: (call) => {
+        if (on('Query', 'accounts', call)) return { Items: [accountItem({ userId: USER_ID, email: EMAIL })] };
+        if (call.action !== 'BatchGetItem') return undefined;
+        const items = { profiles: [profile], accounts: [{ userId: 'directory#counts#3', people: 1 }] };
+        return { Responses: { [tableNameOf(call.table)]: items[call.table as keyof typeof items] ?? [] } };
+      },
       expectResult: status(200),
-    },
+    })),
   ],
   CreateMeasurement: [
     {

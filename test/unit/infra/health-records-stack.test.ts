@@ -337,15 +337,17 @@ describe('page cursor signing key', () => {
     expect(secret(prod).Properties.SecretString).toBeUndefined();
   });
 
-  it('reaches exactly the functions that sign page cursors: the health, coach and audit lists', () => {
+  it('reaches exactly the functions that sign page cursors: the health, coach, audit and admin lists', () => {
     for (const synth of [prod, dev]) {
       expect(withCursorKey(synth).sort()).toEqual([
         'ExportMe',
         'ListAudit',
         'ListClientLogs',
         'ListClientMeasurements',
+        'ListInvitations',
         'ListLogs',
         'ListMeasurements',
+        'ListUsers',
       ]);
     }
     expect(

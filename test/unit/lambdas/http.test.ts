@@ -136,6 +136,44 @@ describe('the HTTP wrapper', () => {
     ).toBe(401);
   });
 
+  it('runs an own-read handler alongside the session check, and releases nothing of it when the check says no', async () => {
+    let release: (valid: boolean) => void = () => undefined;
+    const started: string[] = [];
+    const ownRead = (answer: () => Promise<ReturnType<typeof ok>>) =>
+      httpHandler({ auth: 'user', ownReadOnly: true }, async () => {
+        started.push('handler');
+        return answer();
+      });
+    const profile = ownRead(async () => ok({ secret: 'the profile' }));
+    const claims = { ...idClaims, 'cognito:groups': '[users]' };
+
+    vi.mocked(sessionIsValid).mockImplementationOnce(
+      () => new Promise<boolean>((resolve) => (release = resolve)),
+    );
+    const pending = call(profile, { method: 'GET', claims });
+    await vi.waitFor(() => expect(started).toEqual(['handler']));
+    release(false);
+    const refused = await pending;
+    expect(refused).toMatchObject({ status: 401, body: { message: API_MESSAGES.unauthorized } });
+    expect(JSON.stringify(refused.body)).not.toContain('the profile');
+
+    // A handler failing meanwhile does not change the answer to a refused session either.
+    vi.mocked(sessionIsValid).mockResolvedValueOnce(false);
+    const failing = ownRead(async () => {
+      throw new Conflict('nothing to see');
+    });
+    expect((await call(failing, { method: 'GET', claims })).status).toBe(401);
+    // Accepted: the handler's answer.
+    expect(await call(profile, { method: 'GET', claims })).toMatchObject({
+      status: 200,
+      body: { secret: 'the profile' },
+    });
+    // Without claims nothing runs at all.
+    started.length = 0;
+    expect((await call(profile, { method: 'GET' })).status).toBe(401);
+    expect(started).toEqual([]);
+  });
+
   it('reads groups in the shape API Gateway delivers them', async () => {
     const answer = await call(mine, {
       method: 'GET',

@@ -5,6 +5,7 @@ import * as cognito from '../support/cognito-mock';
 import { completeProfile, sessionUser } from '../support/factories';
 import { fakeApi } from '../support/fake-api';
 import { renderApp } from '../support/render-app';
+import { directoryRoutes } from '../support/user-management';
 
 vi.mock('../../../../web/src/lib/auth/cognito', () => import('../support/cognito-mock'));
 vi.mock('../../../../web/src/lib/passkey', () => import('../support/passkey-mock'));
@@ -13,8 +14,7 @@ describe('routes and guards', () => {
   beforeEach(() => {
     fakeApi({
       'GET /v1/users/me': completeProfile(),
-      'GET /internal/v1/admin/users': { users: [] },
-      'GET /internal/v1/admin/invitations': { invitations: [] },
+      ...directoryRoutes({ users: () => [], invitations: () => [] }),
     });
   });
 

@@ -6,6 +6,7 @@ import * as cognito from '../support/cognito-mock';
 import { adminUser, completeProfile, invitation, sessionUser } from '../support/factories';
 import { fakeApi } from '../support/fake-api';
 import { renderApp } from '../support/render-app';
+import { directoryRoutes } from '../support/user-management';
 
 vi.mock('../../../../web/src/lib/auth/cognito', () => import('../support/cognito-mock'));
 vi.mock('../../../../web/src/lib/passkey', () => import('../support/passkey-mock'));
@@ -26,10 +27,10 @@ describe('role labels come from one map (lib/role-labels.ts)', () => {
       cognito.givenSession(sessionUser(['admin', 'coach']));
       fakeApi({
         'GET /v1/users/me': completeProfile(),
-        'GET /internal/v1/admin/users': {
-          users: [adminUser({ roles: ['users', 'somebody-elses-group', 'admins'] })],
-        },
-        'GET /internal/v1/admin/invitations': { invitations: [invitation({ roles: ['coaches'] })] },
+        ...directoryRoutes({
+          users: () => [adminUser({ roles: ['users', 'somebody-elses-group', 'admins'] })],
+          invitations: () => [invitation({ roles: ['coaches'] })],
+        }),
       });
     });
 

@@ -1,21 +1,20 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { ACCOUNT_LABELS } from '../../../../shared/account';
 import { Alert } from '../../components/alert';
 import { LoadFailed } from '../../components/load-failed';
 import { PageHeader } from '../../components/page-header';
 import { Spinner } from '../../components/spinner';
 import { StatCard } from '../../components/stat-card';
-import { fullName } from '../../lib/format';
-import { useInvitations } from './api/get-invitations';
-import { useUsers } from './api/get-users';
-import { AssignCoachModal, type CoachChoice } from './components/assign-coach-modal';
+import { AssignCoachModal } from './components/assign-coach-modal';
 import { ChangeRolesModal } from './components/change-roles-modal';
 import { InviteModal } from './components/invite-modal';
 import { IssuedCodeModal } from './components/issued-code-modal';
+import { LOAD_FAILED, LoadMore } from './components/load-more';
+import { UserSearch } from './components/user-search';
 import { UserTable } from './components/user-table';
 import { PANEL_ID, tabId, UserTabs, type TabId } from './components/user-tabs';
-import { isInvitation, mergeEntries } from './merge-entries';
 import { useRowActions, type RowDialog } from './use-row-actions';
+import { useUserDirectory } from './use-user-directory';
 
 /** Not worded by SPEC-2 (docs/decisions/045-account-screens.md). */
 const RECOVERY_NOTE =
@@ -24,29 +23,13 @@ const RECOVERY_NOTE =
 type Dialog = RowDialog | { kind: 'invite' };
 
 export function UserManagementPage() {
-  const users = useUsers();
-  const invitations = useInvitations();
+  const [q, setQ] = useState('');
+  const directory = useUserDirectory(q);
+  const { coaches, coachNames } = directory;
   const [tab, setTab] = useState<TabId>('all');
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [status, setStatus] = useState('');
   const row = useRowActions({ openDialog: setDialog, announce: setStatus });
-  const entries = useMemo(
-    () => mergeEntries(users.data ?? [], invitations.data ?? []),
-    [users.data, invitations.data],
-  );
-  // Coaches come from the same list: members of `coaches`, named by name, else email.
-  const coaches = useMemo(
-    () =>
-      (users.data ?? [])
-        .filter((user) => user.roles.includes('coaches'))
-        .map((user): CoachChoice => ({ userId: user.userId, name: fullName(user), email: user.email }))
-        .sort((a, b) => (a.name || a.email).localeCompare(b.name || b.email)),
-    [users.data],
-  );
-  const coachNames = useMemo(
-    () => new Map((users.data ?? []).map((user) => [user.userId, fullName(user) || user.email])),
-    [users.data],
-  );
   const close = () => setDialog(null);
   const done = (message: string) => {
     setDialog(null);
@@ -68,11 +51,8 @@ export function UserManagementPage() {
       }
     />
   );
-  const loadError = users.error ?? invitations.error;
-  const pending = entries.filter(isInvitation);
-  const activated = entries.filter((entry) => !isInvitation(entry));
-  const counts = { all: entries.length, pending: pending.length, activated: activated.length };
-  const shown = { all: entries, pending, activated }[tab];
+  const view = directory.views[tab];
+  const counts = directory.tabCounts;
 
   return (
     <>
@@ -85,28 +65,37 @@ export function UserManagementPage() {
       <p className="save-status" role="status">
         {status}
       </p>
-      {loadError ? (
-        <LoadFailed
-          title="Could not load users"
-          error={loadError}
-          onRetry={() => Promise.all([users.refetch(), invitations.refetch()])}
-        />
-      ) : users.isPending || invitations.isPending ? (
+      {directory.error ? (
+        <LoadFailed title={LOAD_FAILED} error={directory.error} onRetry={directory.refetch} />
+      ) : directory.isPending || !counts ? (
         <Spinner />
       ) : (
-        <>
-          <dl className="stat-grid stat-grid--three">
-            <StatCard label="Total Users" value={counts.all} />
-            <StatCard label="Pending Invitations" value={counts.pending} />
-            <StatCard label="Active Users" value={counts.activated} />
-          </dl>
-          <section className="card card--flush">
-            <UserTabs selected={tab} counts={counts} onSelect={setTab} />
-            <div id={PANEL_ID} role="tabpanel" aria-labelledby={tabId(tab)}>
-              <UserTable entries={shown} tab={tab} coachNames={coachNames} actions={row.actions} />
-            </div>
-          </section>
-        </>
+        <dl className="stat-grid stat-grid--three">
+          <StatCard label="Total Users" value={counts.all} />
+          <StatCard label="Pending Invitations" value={counts.pending} />
+          <StatCard label="Active Users" value={counts.activated} />
+        </dl>
+      )}
+      {/* Outside the load states: a search that failed can be changed. */}
+      <UserSearch onSearch={setQ} />
+      {!directory.error && !directory.isPending && counts && (
+        <section className="card card--flush">
+          <UserTabs selected={tab} counts={counts} onSelect={setTab} />
+          <div id={PANEL_ID} role="tabpanel" aria-labelledby={tabId(tab)} aria-busy={directory.isSearching}>
+            {view.entries ? (
+              <UserTable
+                entries={view.entries}
+                tab={tab}
+                hasMore={view.hasMore}
+                coachNames={coachNames}
+                actions={row.actions}
+              />
+            ) : (
+              <Spinner />
+            )}
+            <LoadMore view={view} />
+          </div>
+        </section>
       )}
       {dialog?.kind === 'invite' && <InviteModal onClose={close} />}
       {dialog?.kind === 'coach' && (

@@ -6,6 +6,7 @@ import * as cognito from '../../support/cognito-mock';
 import { adminUser, auditEvent, completeProfile, sessionUser } from '../../support/factories';
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
+import { directoryRoutes } from '../../support/user-management';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -49,7 +50,7 @@ describe('Audit Log', () => {
     cognito.givenSession(sessionUser(['admin']));
     api = fakeApi({
       'GET /v1/users/me': completeProfile(),
-      'GET /internal/v1/admin/users': { users: [ADMIN, CLIENT, UNNAMED] },
+      ...directoryRoutes({ users: () => [ADMIN, CLIENT, UNNAMED], invitations: () => [] }),
       [`GET ${AUDIT}`]: { events: [] },
     });
   });

@@ -4,6 +4,7 @@ import * as cognito from '../../support/cognito-mock';
 import { completeProfile, newProfile, sessionUser } from '../../support/factories';
 import { failure, fakeApi } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
+import { directoryRoutes } from '../../support/user-management';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -64,8 +65,7 @@ describe('dashboard index', () => {
     cognito.givenSession(sessionUser(['admin']));
     fakeApi({
       'GET /v1/users/me': completeProfile(),
-      'GET /internal/v1/admin/users': { users: [] },
-      'GET /internal/v1/admin/invitations': { invitations: [] },
+      ...directoryRoutes({ users: () => [], invitations: () => [] }),
     });
     const app = renderApp('/dashboard');
     await screen.findByRole('heading', { level: 1, name: 'Welcome back, Casey!' });

@@ -5,7 +5,7 @@ import type { AdminUserListItem, Invitation } from '../../../../../shared/schema
 import * as cognito from '../../support/cognito-mock';
 import { adminUser, completeProfile, invitation, sessionUser } from '../../support/factories';
 import { failure, fakeApi, json } from '../../support/fake-api';
-import { cell, openUserManagement } from '../../support/user-management';
+import { cell, directoryRoutes, openUserManagement } from '../../support/user-management';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -45,8 +45,7 @@ describe('User Management: account lifecycle', () => {
     cognito.givenSession(sessionUser(['admin']));
     api = fakeApi({
       'GET /v1/users/me': completeProfile(),
-      'GET /internal/v1/admin/users': () => json({ users }),
-      'GET /internal/v1/admin/invitations': () => json({ invitations }),
+      ...directoryRoutes({ users: () => users, invitations: () => invitations }),
     });
   });
 

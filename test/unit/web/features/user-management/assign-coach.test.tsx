@@ -5,7 +5,7 @@ import type { AdminUserListItem } from '../../../../../shared/schemas';
 import * as cognito from '../../support/cognito-mock';
 import { adminUser, completeProfile, sessionUser } from '../../support/factories';
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
-import { cell, openUserManagement } from '../../support/user-management';
+import { cell, directoryRoutes, openUserManagement } from '../../support/user-management';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -54,8 +54,7 @@ describe('User Management: coaches', () => {
     cognito.givenSession(sessionUser(['admin']));
     api = fakeApi({
       'GET /v1/users/me': completeProfile(),
-      'GET /internal/v1/admin/users': () => json({ users }),
-      'GET /internal/v1/admin/invitations': { invitations: [] },
+      ...directoryRoutes({ users: () => users, invitations: () => [] }),
       [`PUT ${COACH_PATH}`]: (call) => {
         const { coachId } = call.body as { coachId: string };
         users = users.map((user) => (user.userId === CLIENT.userId ? { ...user, coachId } : user));

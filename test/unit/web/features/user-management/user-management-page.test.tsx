@@ -1,11 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { confirmDeleteInvitation, MESSAGES } from '../../../../../shared/messages';
+import type { AdminUserListItem, Invitation } from '../../../../../shared/schemas';
 import * as cognito from '../../support/cognito-mock';
 import { adminUser, completeProfile, invitation, sessionUser } from '../../support/factories';
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
-import { openUserManagement } from '../../support/user-management';
+import { directoryRoutes, openUserManagement } from '../../support/user-management';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -49,15 +50,16 @@ const stat = (label: string) => screen.getByText(label, { selector: 'dt' }).next
 
 describe('User Management', () => {
   let api: ReturnType<typeof fakeApi>;
-  let invitations = [PENDING, USED];
+  let users: AdminUserListItem[];
+  let invitations: Invitation[];
 
   beforeEach(() => {
+    users = [ACTIVE, COACH];
     invitations = [PENDING, USED];
     cognito.givenSession(sessionUser(['admin']));
     api = fakeApi({
       'GET /v1/users/me': completeProfile(),
-      'GET /internal/v1/admin/users': { users: [ACTIVE, COACH] },
-      'GET /internal/v1/admin/invitations': () => json({ invitations }),
+      ...directoryRoutes({ users: () => users, invitations: () => invitations }),
     });
   });
 
@@ -94,10 +96,10 @@ describe('User Management', () => {
         new Date(COACH.createdAt).toLocaleDateString(),
         'Change rolesReset accessDisableDelete',
       ],
-      // The activated invitation lends its email to the user it belongs to and adds no row.
+      // The activated invitation adds no row; the person shows under their own email.
       // Only a client (a member of users) has a coach, or '—' (read as 'No coach') without one.
       [
-        'ALEX@example.com',
+        'alex@example.com',
         'Alex Rivera',
         'Activated',
         'User',
@@ -114,7 +116,7 @@ describe('User Management', () => {
     await app.user.click(screen.getByRole('tab', { name: 'Pending Invitations (1)' }));
     expect(rows().map((row) => row[0])).toEqual(['new@example.com']);
     await app.user.click(screen.getByRole('tab', { name: 'Activated (2)' }));
-    expect(rows().map((row) => row[0])).toEqual(['coach@example.com', 'ALEX@example.com']);
+    expect(rows().map((row) => row[0])).toEqual(['coach@example.com', 'alex@example.com']);
   });
 
   it('moves between tabs with the arrow keys', async () => {
@@ -136,7 +138,7 @@ describe('User Management', () => {
     ['Activated (0)', MESSAGES.noActivatedUsers],
   ])('shows the empty message on %s', async (tab, message) => {
     invitations = [];
-    api.set('GET /internal/v1/admin/users', { users: [] });
+    users = [];
     const app = await openUserManagement();
     await app.user.click(screen.getByRole('tab', { name: tab }));
     expect(screen.getByText(message)).toBeInTheDocument();
@@ -198,15 +200,14 @@ describe('User Management', () => {
 
 describe('Invite modal', () => {
   let api: ReturnType<typeof fakeApi>;
-  let invitations: ReturnType<typeof invitation>[] = [];
+  let invitations: Invitation[] = [];
 
   beforeEach(() => {
     invitations = [];
     cognito.givenSession(sessionUser(['admin']));
     api = fakeApi({
       'GET /v1/users/me': completeProfile(),
-      'GET /internal/v1/admin/users': { users: [] },
-      'GET /internal/v1/admin/invitations': () => json({ invitations }),
+      ...directoryRoutes({ users: () => [], invitations: () => invitations }),
       'POST /internal/v1/admin/invitations': (call) => {
         const created = invitation({
           ...(call.body as { email: string; roles: ('users' | 'coaches' | 'admins')[] }),

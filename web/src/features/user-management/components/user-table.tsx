@@ -2,7 +2,7 @@ import { ACCOUNT_LABELS } from '../../../../../shared/account';
 import { MESSAGES } from '../../../../../shared/messages';
 import { EmptyState } from '../../../components/empty-state';
 import { ROLE_LABELS } from '../../../lib/role-labels';
-import { isInvitation, type EntryStatus, type UserEntry } from '../merge-entries';
+import { rowKey, type EntryStatus, type UserEntry } from '../merge-entries';
 import { isClient, UserActions, type RowActions } from './user-actions';
 import type { TabId } from './user-tabs';
 
@@ -23,6 +23,8 @@ const STATUS_BADGES: Record<EntryStatus, { label: string; tone: string }> = {
 interface UserTableProps {
   entries: UserEntry[];
   tab: TabId;
+  /** Pages not read yet may hold rows: no empty message until they are read. */
+  hasMore?: boolean;
   /** Names of coaches by user id (name, else email). */
   coachNames: ReadonlyMap<string, string>;
   actions: RowActions;
@@ -42,8 +44,8 @@ function CoachCell({ entry, coachNames }: { entry: UserEntry; coachNames: Readon
   return <>{coachNames.get(entry.coachId) ?? entry.coachId}</>;
 }
 
-export function UserTable({ entries, tab, coachNames, actions }: UserTableProps) {
-  if (entries.length === 0) return <EmptyState>{EMPTY[tab]}</EmptyState>;
+export function UserTable({ entries, tab, hasMore = false, coachNames, actions }: UserTableProps) {
+  if (entries.length === 0) return hasMore ? null : <EmptyState>{EMPTY[tab]}</EmptyState>;
   return (
     <div className="table-scroll" role="region" aria-label="Users" tabIndex={0}>
       <table className="table">
@@ -58,7 +60,7 @@ export function UserTable({ entries, tab, coachNames, actions }: UserTableProps)
         </thead>
         <tbody>
           {entries.map((entry) => (
-            <tr key={`${isInvitation(entry) ? 'invitation' : 'person'}-${entry.key}`}>
+            <tr key={rowKey(entry)}>
               <td className="table__email">{entry.email}</td>
               <td>{entry.name || <span className="muted">Not set</span>}</td>
               <td>

@@ -1,0 +1,348 @@
+/**
+ * Issue 12: the admin lists on the local stack (DynamoDB Local, the local Cognito endpoint, the real
+ * handlers). Paged on the server with signed cursors, filtered and searched by index, and counted by
+ * counters kept in the same transactions as the writes: each person exactly once across pages while
+ * people come and go, and counts equal to what the tables hold after every kind of write.
+ */
+import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DIRECTORY_MESSAGES,
+  type AdminUserList,
+  type DirectoryCounts,
+  type InvitationList,
+} from '../../shared/directory';
+import { HEALTH_MESSAGES } from '../../shared/health-messages';
+import { startPeople, type People } from '../fixtures/health-people';
+
+type Key = 'deputy' | 'coach';
+let world: People<Key>;
+let admin = '';
+let serial = 0;
+
+beforeAll(async () => {
+  world = await startPeople<Key>({
+    deputy: { email: 'deputy@example.com', roles: ['admins'] },
+    coach: { email: 'coach@example.com', roles: ['coaches'] },
+  });
+  admin = world.admin.idToken;
+}, 120_000);
+afterAll(() => world?.stop());
+
+const api = <T = Record<string, unknown>>(method: string, path: string, json?: unknown, token = admin) =>
+  world.http.request<T>(method, path, { token, ...(json !== undefined && { json }) });
+
+const invite = async (email: string, roles?: string[]) => {
+  const answer = await api<{ activationCode: string }>('POST', '/internal/v1/admin/invitations', {
+    email,
+    ...(roles && { roles }),
+  });
+  expect(answer.status, answer.text).toBe(201);
+  return answer.body.activationCode;
+};
+const activate = async (email: string, roles?: string[]) =>
+  world.http.activate(email, await invite(email, roles));
+const nextEmail = (prefix: string) => {
+  serial += 1;
+  return `${prefix}${String(serial).padStart(3, '0')}@example.com`;
+};
+
+const usersPage = (query: Record<string, string>, token = admin) =>
+  api<AdminUserList & { message?: string }>(
+    'GET',
+    `/internal/v1/admin/users?${new URLSearchParams(query)}`,
+    undefined,
+    token,
+  );
+const invitationsPage = (query: Record<string, string>) =>
+  api<InvitationList & { message?: string }>(
+    'GET',
+    `/internal/v1/admin/invitations?${new URLSearchParams(query)}`,
+  );
+
+/** What the tables hold, counted the slow way: the counts must always equal it. */
+const truth = async (): Promise<DirectoryCounts> => {
+  const accounts = (await world.scan('accounts')).filter((item) => item.dir === 'people');
+  const invitations = await world.scan('invitations');
+  return {
+    people: accounts.length,
+    disabled: accounts.filter((item) => item.status === 'disabled').length,
+    pendingInvitations: invitations.filter((item) => item.codeUsed === false).length,
+  };
+};
+const counts = async () => {
+  const page = await usersPage({ limit: '1' });
+  expect(page.status, page.text).toBe(200);
+  return page.body.counts;
+};
+
+describe('paging (issue 12)', () => {
+  it('returns every person exactly once, newest first, while people are added and removed between pages', async () => {
+    const seeded: string[] = [];
+    for (let i = 0; i < 14; i += 1) seeded.push((await activate(nextEmail('paged'))).userId);
+    const present = new Set([
+      world.admin.userId,
+      world.people.deputy.userId,
+      world.people.coach.userId,
+      ...seeded,
+    ]);
+    const removedUnseen = new Set<string>();
+    const seen: string[] = [];
+    const added: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await usersPage({ limit: '3', ...(cursor && { cursor }) });
+      expect(page.status, page.text).toBe(200);
+      expect(page.body.users.length).toBeLessThanOrEqual(3);
+      // Newest first within the page.
+      const order = page.body.users.map((user) => `${user.createdAt}#${user.userId}`);
+      expect(order).toEqual([...order].sort().reverse());
+      seen.push(...page.body.users.map((user) => user.userId));
+      cursor = page.body.nextCursor;
+      pages += 1;
+      // Between pages: someone new activates, and someone not yet listed is deleted.
+      added.push((await activate(nextEmail('added'))).userId);
+      const unseen = seeded.find((id) => !seen.includes(id) && !removedUnseen.has(id));
+      if (unseen && pages % 2 === 0) {
+        expect((await api('DELETE', `/internal/v1/admin/users/${unseen}`)).status).toBe(204);
+        removedUnseen.add(unseen);
+        present.delete(unseen);
+      }
+    } while (cursor);
+
+    expect(removedUnseen.size).toBeGreaterThan(0);
+    expect(new Set(seen).size).toBe(seen.length);
+    for (const id of present)
+      expect(
+        seen.filter((s) => s === id),
+        id,
+      ).toHaveLength(1);
+    for (const id of removedUnseen) expect(seen).not.toContain(id);
+    // Newer than every cursor: they are on the next first page, not in this walk.
+    for (const id of added) expect(seen).not.toContain(id);
+    const first = await usersPage({ limit: '3' });
+    expect(first.body.users.map((user) => user.userId)).toEqual(added.slice(-3).reverse());
+  });
+
+  it('pages the pending invitations exactly once while invitations are created, taken up and deleted between pages', async () => {
+    const emails: string[] = [];
+    for (let i = 0; i < 9; i += 1) {
+      const email = nextEmail('pending');
+      await invite(email);
+      emails.push(email);
+    }
+    const present = new Set(emails);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let turn = 0;
+    do {
+      const page = await invitationsPage({ status: 'pending', limit: '2', ...(cursor && { cursor }) });
+      expect(page.status, page.text).toBe(200);
+      for (const invitation of page.body.invitations)
+        expect(['pending', 'expired']).toContain(invitation.status);
+      seen.push(...page.body.invitations.map((invitation) => invitation.email));
+      cursor = page.body.nextCursor;
+      turn += 1;
+      await invite(nextEmail('late'));
+      const unseen = emails.filter((email) => !seen.includes(email) && present.has(email));
+      const [first, second] = unseen;
+      if (turn === 1 && first && second) {
+        // One not yet listed is deleted, another is taken up: neither is pending any more.
+        const gone = await api('DELETE', `/internal/v1/admin/invitations/${encodeURIComponent(first)}`);
+        expect(gone.status).toBe(204);
+        present.delete(first);
+        const code = (await world.scan('invitations')).find((item) => item.email === second)?.activationCode;
+        await world.http.activate(second, String(code));
+        present.delete(second);
+      }
+    } while (cursor);
+
+    expect(present.size).toBe(emails.length - 2);
+    expect(new Set(seen).size).toBe(seen.length);
+    for (const email of present)
+      expect(
+        seen.filter((s) => s === email),
+        email,
+      ).toHaveLength(1);
+    for (const email of emails.filter((e) => !present.has(e))) expect(seen).not.toContain(email);
+  });
+
+  it('searches by email prefix in email order, page by page, and filters by status and by the coach role', async () => {
+    const search = ['find-c@example.com', 'find-a@example.com', 'find-b@example.com'];
+    for (const email of search) await activate(email, email.startsWith('find-b') ? ['coaches'] : undefined);
+    await activate('other-find@example.com');
+
+    const found: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await usersPage({ q: ' FIND-', limit: '2', ...(cursor && { cursor }) });
+      expect(page.status, page.text).toBe(200);
+      found.push(...page.body.users.map((user) => user.email));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(found).toEqual(['find-a@example.com', 'find-b@example.com', 'find-c@example.com']);
+
+    const coaches = await usersPage({ role: 'coaches' });
+    expect(coaches.body.users.map((user) => user.email).sort()).toEqual([
+      'coach@example.com',
+      'find-b@example.com',
+    ]);
+    const coachSearch = await usersPage({ role: 'coaches', q: 'find' });
+    expect(coachSearch.body.users.map((user) => user.email)).toEqual(['find-b@example.com']);
+
+    const pendingSearch = await invitationsPage({ status: 'pending', q: 'pending' });
+    expect(pendingSearch.status).toBe(200);
+    const emails = pendingSearch.body.invitations.map((invitation) => invitation.email);
+    expect(emails.length).toBeGreaterThan(0);
+    expect(emails).toEqual([...emails].sort());
+    for (const email of emails) expect(email.startsWith('pending')).toBe(true);
+  });
+
+  it('refuses a cursor of another query, of another admin, or edited, and bad parameters, with a clear 400', async () => {
+    const first = await usersPage({ limit: '1' });
+    const cursor = first.body.nextCursor ?? '';
+    expect(cursor).not.toBe('');
+    expect((await usersPage({ limit: '1', cursor })).status).toBe(200);
+    for (const answer of [
+      await usersPage({ limit: '1', status: 'active', cursor }),
+      await usersPage({ limit: '1', cursor }, world.people.deputy.idToken),
+      await usersPage({ limit: '1', cursor: `${cursor.slice(0, -2)}AA` }),
+      await invitationsPage({ limit: '1', cursor }),
+    ])
+      expect(answer).toMatchObject({ status: 400, body: { message: HEALTH_MESSAGES.cursor } });
+
+    expect(await usersPage({ status: 'gone' })).toMatchObject({
+      status: 400,
+      body: { message: DIRECTORY_MESSAGES.userStatus },
+    });
+    expect(await usersPage({ role: 'admins' })).toMatchObject({
+      status: 400,
+      body: { message: DIRECTORY_MESSAGES.role },
+    });
+    expect(await usersPage({ q: 'a b' })).toMatchObject({
+      status: 400,
+      body: { message: DIRECTORY_MESSAGES.search },
+    });
+    expect(await usersPage({ limit: '0' })).toMatchObject({
+      status: 400,
+      body: { message: HEALTH_MESSAGES.limit },
+    });
+    expect(await invitationsPage({ status: 'expired' })).toMatchObject({
+      status: 400,
+      body: { message: DIRECTORY_MESSAGES.invitationStatus },
+    });
+    // Not an admin: the coach may not list anyone.
+    expect((await usersPage({}, world.people.coach.idToken)).status).toBe(403);
+  });
+
+  it('reads one index page, the counts, names and coaches: no Cognito call and the same DynamoDB calls at any size', async () => {
+    const { ddb, cognito } = await import('../../lambdas/common/aws');
+    const calls: string[] = [];
+    const counter: InitializeMiddleware<object, MetadataBearer> = (next, context) => (args) => {
+      calls.push(context.commandName ?? '?');
+      return next(args);
+    };
+    ddb.middlewareStack.add(counter, { step: 'initialize', name: 'adminListCallCounter' });
+    cognito.middlewareStack.add(counter, { step: 'initialize', name: 'adminListCallCounter' });
+    try {
+      for (const query of [{ limit: '50' }, { q: 'find' }, { status: 'active' }] as Record<
+        string,
+        string
+      >[]) {
+        calls.length = 0;
+        expect((await usersPage(query)).status).toBe(200);
+        // The session check's GetItem, one Query, and one BatchGetItem each for counts, names, coaches.
+        expect(calls.sort(), JSON.stringify(query)).toEqual([
+          'BatchGetItemCommand',
+          'BatchGetItemCommand',
+          'BatchGetItemCommand',
+          'GetItemCommand',
+          'QueryCommand',
+        ]);
+      }
+      calls.length = 0;
+      expect((await invitationsPage({ status: 'pending' })).status).toBe(200);
+      expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+    } finally {
+      ddb.middlewareStack.remove('adminListCallCounter');
+      cognito.middlewareStack.remove('adminListCallCounter');
+    }
+  });
+});
+
+describe('counts kept on write (issue 12)', () => {
+  it('equal what the tables hold after invite, activation, role change, disable, enable, delete and invitation delete', async () => {
+    const steps: [string, () => Promise<unknown>][] = [];
+    const email = nextEmail('counted');
+    const pendingEmail = nextEmail('uninvited');
+    let userId = '';
+    steps.push(['invite', () => invite(email)]);
+    steps.push(['invite another', () => invite(pendingEmail)]);
+    steps.push([
+      'activation',
+      async () => {
+        const code = (await world.scan('invitations')).find((item) => item.email === email)?.activationCode;
+        userId = (await world.http.activate(email, String(code))).userId;
+      },
+    ]);
+    steps.push([
+      'role change',
+      () => api('PUT', `/internal/v1/admin/users/${userId}/roles`, { roles: ['coaches'] }),
+    ]);
+    steps.push(['disable', () => api('POST', `/internal/v1/admin/users/${userId}/disable`)]);
+    steps.push(['disable again', () => api('POST', `/internal/v1/admin/users/${userId}/disable`)]);
+    steps.push(['enable', () => api('POST', `/internal/v1/admin/users/${userId}/enable`)]);
+    steps.push(['delete', () => api('DELETE', `/internal/v1/admin/users/${userId}`)]);
+    steps.push([
+      'delete invitation',
+      () => api('DELETE', `/internal/v1/admin/invitations/${encodeURIComponent(pendingEmail)}`),
+    ]);
+
+    let before = await counts();
+    expect(before).toEqual(await truth());
+    const expected: Record<string, Partial<DirectoryCounts>> = {
+      invite: { pendingInvitations: 1 },
+      'invite another': { pendingInvitations: 1 },
+      activation: { people: 1, pendingInvitations: -1 },
+      'role change': {},
+      disable: { disabled: 1 },
+      'disable again': {},
+      enable: { disabled: -1 },
+      delete: { people: -1 },
+      'delete invitation': { pendingInvitations: -1 },
+    };
+    for (const [name, step] of steps) {
+      await step();
+      const after = await counts();
+      expect(after, name).toEqual(await truth());
+      const change = expected[name] ?? {};
+      expect(after, name).toEqual({
+        people: before.people + (change.people ?? 0),
+        disabled: before.disabled + (change.disabled ?? 0),
+        pendingInvitations: before.pendingInvitations + (change.pendingInvitations ?? 0),
+      });
+      if (name === 'role change') {
+        const coaches = await usersPage({ role: 'coaches', q: email });
+        expect(coaches.body.users.map((user) => user.userId)).toEqual([userId]);
+      }
+      before = after;
+    }
+  });
+
+  it('stay right when people are invited and activate at the same moment, and when a person deletes their own account', async () => {
+    const emails = Array.from({ length: 6 }, () => nextEmail('together'));
+    const codes = await Promise.all(emails.map((email) => invite(email)));
+    expect(await counts()).toEqual(await truth());
+    const people = await Promise.all(emails.map((email, i) => world.http.activate(email, codes[i] ?? '')));
+    expect(await counts()).toEqual(await truth());
+
+    const leaver = people[0];
+    const before = await counts();
+    const gone = await api('DELETE', '/v1/users/me', { confirmEmail: emails[0] }, leaver?.idToken);
+    expect(gone.status, gone.text).toBe(204);
+    const after = await counts();
+    expect(after).toEqual(await truth());
+    expect(after.people).toBe(before.people - 1);
+  });
+});
