@@ -17,7 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
-import { hardLimit, ms, startBenchStack, timeRuns } from './bench-support';
+import { hardLimit, ms, seedReading, startBenchStack, timeRuns } from './bench-support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'warn';
@@ -43,13 +43,6 @@ const { invitationItem } = await import('../lambdas/common/repositories/invitati
 const { countsUpdateItem } = await import('../lambdas/common/repositories/directory');
 const { recordItems } = await import('../lambdas/common/repositories/health-records');
 const { createMeasurement } = await import('../lambdas/common/health-records');
-const { createMeasurementRequestSchema } = await import('../shared/health-schemas');
-
-const reading = (body: Record<string, unknown>) => {
-  const parsed = createMeasurementRequestSchema.safeParse(body);
-  if (!parsed.success) throw new Error(`Bad seed reading: ${parsed.error.issues[0]?.message}`);
-  return parsed.data;
-};
 
 /** Every call the handlers make through the shared clients, by command name. */
 const calls = new Map<string, number>();
@@ -158,7 +151,7 @@ const seed = async (from: number, to: number) => {
       item: {
         measurementId: id,
         userId,
-        ...reading({ type: 'weight', value: 70, takenAt }),
+        ...seedReading({ type: 'weight', value: 70, takenAt }),
         createdAt: takenAt,
       },
     }))
@@ -212,7 +205,7 @@ try {
     const takenAt = new Date(Date.now() - d * DAY_MS - 3_600_000).toISOString();
     await createMeasurement(
       logger.userId,
-      reading({ type: 'glucose', value: 90 + (d % 10), context: 'fasting', takenAt }),
+      seedReading({ type: 'glucose', value: 90 + (d % 10), context: 'fasting', takenAt }),
     );
   }
 

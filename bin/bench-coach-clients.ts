@@ -13,7 +13,7 @@
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
-import { hardLimit, ms, timeRuns } from './bench-support';
+import { hardLimit, ms, seedReading, timeRuns } from './bench-support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'warn';
@@ -46,13 +46,6 @@ const stack = await startLocalStack({
 const { ddb, cognito } = await import('../lambdas/common/aws');
 const { createMeasurement } = await import('../lambdas/common/health-records');
 const { recordItems } = await import('../lambdas/common/repositories/health-records');
-const { createMeasurementRequestSchema } = await import('../shared/health-schemas');
-/** A reading exactly as the create route parses it (units, conversion, context). */
-const reading = (body: Record<string, unknown>) => {
-  const parsed = createMeasurementRequestSchema.safeParse(body);
-  if (!parsed.success) throw new Error(`Bad seed reading: ${parsed.error.issues[0]?.message}`);
-  return parsed.data;
-};
 const http = createHttpClient(stack.origin, LOCAL_CLIENT_ID);
 let devices = 0;
 /** 127.0.1.1, 127.0.1.2, ...: Linux routes all of 127.0.0.0/8 to loopback. */
@@ -114,7 +107,7 @@ try {
       const measurement = {
         measurementId: randomUUID(),
         userId,
-        ...reading({ type: 'glucose', value: 80 + ((c + d) % 20), context: 'fasting', takenAt }),
+        ...seedReading({ type: 'glucose', value: 80 + ((c + d) % 20), context: 'fasting', takenAt }),
         createdAt: takenAt,
       };
       return recordItems('M', {
@@ -147,9 +140,9 @@ try {
       const glucose = d === 1 && clientIds.indexOf(userId) % 3 === 0 ? 142 : 88 + d;
       await createMeasurement(
         userId,
-        reading({ type: 'glucose', value: glucose, context: 'fasting', takenAt }),
+        seedReading({ type: 'glucose', value: glucose, context: 'fasting', takenAt }),
       );
-      await createMeasurement(userId, reading({ type: 'weight', value: 70 + (d % 3), takenAt }));
+      await createMeasurement(userId, seedReading({ type: 'weight', value: 70 + (d % 3), takenAt }));
     }
   });
   const readings = history.length / 2 + clientIds.length * RECENT_DAYS * 2;

@@ -1,4 +1,5 @@
 /** What the `npm run bench` scripts share: a hard time limit and timed runs reported as a median. */
+import { createMeasurementRequestSchema } from '../shared/health-schemas';
 
 /** Ends the process with an error when the benchmark runs longer than `ms`. */
 export const hardLimit = (ms: number): void => {
@@ -65,4 +66,11 @@ export const startBenchStack = async (repositoryRoot: string) => {
     await stop();
     throw error;
   }
+};
+
+/** A seed reading exactly as the create route parses it (units, conversion, context). */
+export const seedReading = (body: Record<string, unknown>) => {
+  const parsed = createMeasurementRequestSchema.safeParse(body);
+  if (!parsed.success) throw new Error(`Bad seed reading: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
 };

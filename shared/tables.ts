@@ -29,6 +29,13 @@ export interface TableDefinition {
   readonly customerManagedKey?: boolean;
 }
 
+/** An index of the user directory's lists (docs/decisions/058-admin-lists-at-scale.md): string keys. */
+const listIndex = (indexName: string, partition: string, sort: string): IndexDefinition => ({
+  indexName,
+  partitionKey: { name: partition, type: 'S' },
+  sortKey: { name: sort, type: 'S' },
+});
+
 export const TABLES = {
   /** One health profile per user, keyed by the Cognito `sub`. */
   profiles: {
@@ -49,28 +56,12 @@ export const TABLES = {
     // The user directory of User Management (docs/decisions/058-admin-lists-at-scale.md): each account
     // carries `dir` = `people`, `dirSort` = `{createdAt}#{userId}` and `dirCoach` (`coaches` or
     // `others`), so a page of people, newest first, of one status, of the coaches, or by email prefix
-    // is one Query of one index. The directory's counters live on the item `userId` = `directory#counts`.
+    // is one Query of one index. The directory's counters live on the items `directory#counts#0` to `#9`.
     globalSecondaryIndexes: [
-      {
-        indexName: 'byCreated',
-        partitionKey: { name: 'dir', type: 'S' },
-        sortKey: { name: 'dirSort', type: 'S' },
-      },
-      {
-        indexName: 'byEmail',
-        partitionKey: { name: 'dir', type: 'S' },
-        sortKey: { name: 'email', type: 'S' },
-      },
-      {
-        indexName: 'byStatus',
-        partitionKey: { name: 'status', type: 'S' },
-        sortKey: { name: 'dirSort', type: 'S' },
-      },
-      {
-        indexName: 'byCoachRole',
-        partitionKey: { name: 'dirCoach', type: 'S' },
-        sortKey: { name: 'dirSort', type: 'S' },
-      },
+      listIndex('byCreated', 'dir', 'dirSort'),
+      listIndex('byEmail', 'dir', 'email'),
+      listIndex('byStatus', 'status', 'dirSort'),
+      listIndex('byCoachRole', 'dirCoach', 'dirSort'),
     ],
   },
   /**
@@ -83,26 +74,10 @@ export const TABLES = {
     envVar: 'INVITATIONS_TABLE',
     partitionKey: { name: 'email', type: 'S' },
     globalSecondaryIndexes: [
-      {
-        indexName: 'byCreated',
-        partitionKey: { name: 'dir', type: 'S' },
-        sortKey: { name: 'dirSort', type: 'S' },
-      },
-      {
-        indexName: 'byEmail',
-        partitionKey: { name: 'dir', type: 'S' },
-        sortKey: { name: 'email', type: 'S' },
-      },
-      {
-        indexName: 'byState',
-        partitionKey: { name: 'state', type: 'S' },
-        sortKey: { name: 'dirSort', type: 'S' },
-      },
-      {
-        indexName: 'byStateEmail',
-        partitionKey: { name: 'state', type: 'S' },
-        sortKey: { name: 'email', type: 'S' },
-      },
+      listIndex('byCreated', 'dir', 'dirSort'),
+      listIndex('byEmail', 'dir', 'email'),
+      listIndex('byState', 'state', 'dirSort'),
+      listIndex('byStateEmail', 'state', 'email'),
     ],
   },
   /**
