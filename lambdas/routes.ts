@@ -555,8 +555,9 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     path: '/internal/v1/admin/audit',
     auth: 'admin',
     entry: 'lambdas/api/admin/list-audit.ts',
-    // The only reader of the audit log: Query, on the table and its indexes, and nothing else.
-    tables: { auditEvents: [{ actions: ['Query'] }] },
+    // The only reader of the audit log: Query, on the table and its indexes, and nothing else; then
+    // the names of the page's actors and subjects.
+    tables: { auditEvents: [{ actions: ['Query'] }], profiles: [{ actions: ['BatchGetItem'] }] },
     cognitoActions: [],
     pageCursors: true,
   },

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { cursorSchema, instantSchema, limitSchema, rangeCheck } from './health-schemas';
-import { userIdSchema } from './schemas';
+import { emailSchema, userIdSchema } from './schemas';
 
 /** Every event type of SPEC-2 section 4; later issues write theirs through the same module. */
 export const AUDIT_EVENT_TYPES = [
@@ -101,9 +101,19 @@ export const auditEventSchema = z.object({
   details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])),
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
+/** Someone a page's events name as actor or subject, as the Audit Log shows them (an erased person is not here). */
+export const auditPersonSchema = z.object({
+  userId: userIdSchema,
+  email: emailSchema,
+  preferredName: z.optional(z.string()),
+  familyName: z.optional(z.string()),
+});
+export type AuditPerson = z.infer<typeof auditPersonSchema>;
+/** A page of the admin's Audit Log: the events and the people they name, so the screen reads no user list. */
 export const auditPageSchema = z.object({
   events: z.array(auditEventSchema),
   nextCursor: z.optional(z.string()),
+  people: z.array(auditPersonSchema),
 });
 export type AuditPage = z.infer<typeof auditPageSchema>;
 export const activityListSchema = z.object({ events: z.array(auditEventSchema) });

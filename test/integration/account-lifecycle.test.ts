@@ -13,7 +13,7 @@ import {
   PASSKEY_REAUTH_MAX_AGE_SECONDS,
   type Passkey,
 } from '../../shared/account';
-import type { AuditEvent } from '../../shared/audit';
+import type { AuditEvent, AuditPerson } from '../../shared/audit';
 import { API_MESSAGES } from '../../shared/messages';
 import type { Invitation } from '../../shared/schemas';
 import { TABLE_KEYS } from '../../shared/tables';
@@ -571,6 +571,17 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     expect((await api('GET', '/v1/users/me', leaverToken)).status).toBe(401);
     await expect(fresh(leaver)).rejects.toThrow(/401/);
     expect(await auditOf('user.deleted', leaver.userId)).toHaveLength(1);
+    // The Audit Log names the admin who deleted, not the person erased: only an id is left of them.
+    const deletion = await api<{ events: AuditEvent[]; people: AuditPerson[] }>(
+      'GET',
+      `/internal/v1/admin/audit?type=user.deleted&subjectId=${leaver.userId}`,
+      token.admin,
+    );
+    expect(deletion.body.events.map((event) => [event.actorId, event.subjectId])).toEqual([
+      [world.admin.userId, leaver.userId],
+    ]);
+    expect(deletion.body.people.map((person) => person.userId)).toEqual([world.admin.userId]);
+    expect(JSON.stringify(deletion.body)).not.toContain(leaver.email);
     // The email may be invited again.
     expect(
       (await api('POST', '/internal/v1/admin/invitations', token.admin, { email: leaver.email })).status,

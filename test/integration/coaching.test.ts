@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_MESSAGES, type AuditEvent } from '../../shared/audit';
+import { AUDIT_MESSAGES, type AuditEvent, type AuditPerson } from '../../shared/audit';
 import { COACHING_MESSAGES, type CoachClient, type CoachNote, type MyCoach } from '../../shared/coaching';
 import type { HealthLog, Measurement } from '../../shared/health-schemas';
 import { API_MESSAGES, VALIDATION } from '../../shared/messages';
@@ -405,7 +405,7 @@ describe('the audit log', () => {
     } while (cursor);
     expect(paged.map((event) => event.eventId)).toEqual(all.body.events.map((event) => event.eventId));
 
-    const reads = await call<{ events: AuditEvent[] }>(
+    const reads = await call<{ events: AuditEvent[]; people: AuditPerson[] }>(
       world.admin,
       'GET',
       `/internal/v1/admin/audit?type=client.data.read&actorId=${c.userId}`,
@@ -414,6 +414,11 @@ describe('the audit log', () => {
     expect(
       reads.body.events.every((event) => event.type === 'client.data.read' && event.actorId === c.userId),
     ).toBe(true);
+    // The page names its actor and subject, and nobody else: the Audit Log reads no user list.
+    const idAndEmail = ({ userId, email }: AuditPerson | Person) => ({ userId, email });
+    expect(reads.body.people.map(idAndEmail).sort((a, b) => a.email.localeCompare(b.email))).toEqual(
+      [u, c].map(idAndEmail),
+    );
 
     // Every event, newest first, across the month partitions.
     const everything = await call<{ events: AuditEvent[] }>(

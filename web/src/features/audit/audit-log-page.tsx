@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Alert } from '../../components/alert';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
@@ -22,17 +22,32 @@ const toQuery = ({ personId, role, type }: FilterValues): Filters => ({
   ...(type && { type }),
 });
 
-interface AuditLogPageProps {
-  /** The admin user list, to name people (ids until it has loaded, or if it cannot). */
-  people: readonly KnownPerson[];
-}
+const NOBODY: ReadonlyMap<string, KnownPerson> = new Map();
 
-/** Audit Log (admin): security events newest first, filtered by person and type, 'Load more' pages on. */
-export function AuditLogPage({ people }: AuditLogPageProps) {
+/**
+ * Audit Log (admin): security events newest first, filtered by person and type, 'Load more' pages on.
+ * People are named from the loaded pages' `people` (and anyone picked in the Person filter), never from
+ * the whole user list; someone no page names (an erased person) is shown by id.
+ */
+export function AuditLogPage() {
   const [filters, setFilters] = useState<FilterValues>(NO_FILTERS);
+  /** Everyone picked in the Person filter: the filter keeps offering them and the table names them. */
+  const [picked, setPicked] = useState(NOBODY);
   const query = useMemo(() => toQuery(filters), [filters]);
   const events = useAuditEvents(query);
-  const byId = useMemo(() => new Map(people.map((person) => [person.userId, person])), [people]);
+  /** The people the loaded pages name, each once. */
+  const named = useMemo(() => {
+    const people = events.data?.pages.flatMap((page) => page.people) ?? [];
+    return [...new Map(people.map((person) => [person.userId, person])).values()];
+  }, [events.data]);
+  const byId = useMemo(
+    () => new Map([...picked, ...named.map((person) => [person.userId, person] as const)]),
+    [picked, named],
+  );
+  const onFilter = useCallback((value: FilterValues, person?: KnownPerson) => {
+    setFilters(value);
+    if (person) setPicked((before) => new Map(before).set(person.userId, person));
+  }, []);
   const shown = useMemo(() => events.data?.pages.flatMap((page) => page.events) ?? [], [events.data]);
   const filtered = Object.keys(query).length > 0;
 
@@ -46,7 +61,12 @@ export function AuditLogPage({ people }: AuditLogPageProps) {
         <h2 id="audit-filters-title" className="card__title">
           Filters
         </h2>
-        <AuditFilters people={people} value={filters} onChange={setFilters} />
+        <AuditFilters
+          people={named}
+          selected={byId.get(filters.personId)}
+          value={filters}
+          onChange={onFilter}
+        />
       </section>
       <section className="card card--flush" aria-labelledby="audit-events-title">
         <h2 id="audit-events-title" className="card__title card__title--padded">

@@ -1,6 +1,9 @@
 import { displayName, fullName } from '../../lib/format';
 
-/** Someone the admin user list knows: the audit log names them instead of showing their id. */
+/**
+ * Someone the audit log can name instead of showing their id: named by its pages' `people` (an
+ * AuditPerson) or found by a directory search in its Person filter.
+ */
 export interface KnownPerson {
   userId: string;
   email: string;

@@ -1,10 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { AUDIT_EVENT_TYPES, AUDIT_TYPE_LABELS } from '../../../../../shared/audit';
+import {
+  AUDIT_EVENT_TYPES,
+  AUDIT_TYPE_LABELS,
+  type AuditEvent,
+  type AuditPerson,
+} from '../../../../../shared/audit';
+import { DIRECTORY_MESSAGES } from '../../../../../shared/directory';
 import { MESSAGES } from '../../../../../shared/messages';
+import type { AdminUserListItem } from '../../../../../shared/schemas';
 import * as cognito from '../../support/cognito-mock';
 import { adminUser, auditEvent, completeProfile, sessionUser } from '../../support/factories';
-import { deferred, failure, fakeApi, json } from '../../support/fake-api';
+import { deferred, failure, fakeApi, json, type RecordedCall } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 import { directoryRoutes } from '../../support/user-management';
 
@@ -27,11 +34,57 @@ const CLIENT = adminUser({
 const UNNAMED = adminUser({ userId: '33333333-3333-4333-8333-333333333333', email: 'zoe@example.com' });
 delete UNNAMED.preferredName;
 delete UNNAMED.familyName;
+/** In the directory, named by no audit page: only a search finds them. */
+const ALBERT = adminUser({
+  userId: '55555555-5555-4555-8555-555555555555',
+  email: 'albert@example.com',
+  preferredName: 'Albert',
+  familyName: 'Alvarez',
+});
 const GONE = '44444444-4444-4444-8444-444444444444';
 const AUDIT = '/internal/v1/admin/audit';
+const USERS = '/internal/v1/admin/users';
+const DIRECTORY = [ADMIN, CLIENT, UNNAMED, ALBERT];
+
+/** Someone as an audit page names them: no roles, status or dates. */
+const asPerson = ({ userId, email, preferredName, familyName }: AdminUserListItem): AuditPerson => ({
+  userId,
+  email,
+  ...(preferredName !== undefined && { preferredName }),
+  ...(familyName !== undefined && { familyName }),
+});
+
+/** An audit page as the server answers it: the events, and the actors and subjects with a profile. */
+const auditPage = (events: AuditEvent[], nextCursor?: string) => ({
+  events,
+  ...(nextCursor !== undefined && { nextCursor }),
+  people: DIRECTORY.filter((user) =>
+    events.some((event) => event.actorId === user.userId || event.subjectId === user.userId),
+  ).map(asPerson),
+});
+
+/** GET /internal/v1/admin/audit over these events, honouring subjectId, actorId and type. */
+const auditLog =
+  (events: AuditEvent[]) =>
+  ({ query }: RecordedCall) =>
+    json(
+      auditPage(
+        events.filter(
+          (event) =>
+            (!query.subjectId || event.subjectId === query.subjectId) &&
+            (!query.actorId || event.actorId === query.actorId) &&
+            (!query.type || event.type === query.type),
+        ),
+      ),
+    );
 
 const precise = (iso: string) =>
   new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso));
+
+const options = (label: string) =>
+  within(screen.getByLabelText(label))
+    .getAllByRole('option')
+    .map((option) => option.textContent);
 
 const rows = () =>
   within(screen.getByRole('table', { name: 'Audit events, newest first' }))
@@ -50,8 +103,8 @@ describe('Audit Log', () => {
     cognito.givenSession(sessionUser(['admin']));
     api = fakeApi({
       'GET /v1/users/me': completeProfile(),
-      ...directoryRoutes({ users: () => [ADMIN, CLIENT, UNNAMED], invitations: () => [] }),
-      [`GET ${AUDIT}`]: { events: [] },
+      ...directoryRoutes({ users: () => DIRECTORY, invitations: () => [] }),
+      [`GET ${AUDIT}`]: { events: [], people: [] },
     });
   });
 
@@ -62,8 +115,10 @@ describe('Audit Log', () => {
     return app;
   };
 
-  it('shows every event in words, naming people from the user list and anyone else by id', async () => {
+  it("shows every event in words, naming people from the page's people and anyone else by id", async () => {
     api.set(`GET ${AUDIT}`, {
+      // GONE (erased) has no profile, so the page does not name them.
+      people: [asPerson(CLIENT), asPerson(ADMIN)],
       events: [
         auditEvent({
           at: '2025-03-02T10:00:05.000Z',
@@ -119,35 +174,94 @@ describe('Audit Log', () => {
     expect(api.callsTo('GET', AUDIT).map((call) => call.query)).toEqual([{ limit: '50' }]);
   });
 
-  it('filters by person, as subject or as actor, and by type', async () => {
+  it('opens without reading the user list', async () => {
+    api.set(
+      `GET ${AUDIT}`,
+      auditLog([auditEvent({ actorId: ADMIN.userId, subjectId: CLIENT.userId, type: 'coach.assigned' })]),
+    );
+    await open();
+    expect(rows()[0]?.slice(2, 4)).toEqual(['Ada Adminada@example.com', 'Alex Riveraalex@example.com']);
+    // Past the search field's pause: an empty search reads nothing either.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(api.callsTo('GET', USERS)).toEqual([]);
+  });
+
+  it('offers as Person the people named on the pages loaded, each once, by name', async () => {
+    api.set(`GET ${AUDIT}`, {
+      events: [
+        auditEvent({ actorId: UNNAMED.userId, subjectId: UNNAMED.userId }),
+        auditEvent({ actorId: CLIENT.userId, subjectId: GONE }),
+        auditEvent({ actorId: ADMIN.userId, subjectId: CLIENT.userId }),
+      ],
+      people: [asPerson(UNNAMED), asPerson(CLIENT), asPerson(ADMIN)],
+    });
+    await open();
+    expect(screen.getByRole('searchbox', { name: 'Search people by email' })).toHaveValue('');
+    expect(options('Person')).toEqual([
+      'Anyone',
+      'Ada Admin (ada@example.com)',
+      'Alex Rivera (alex@example.com)',
+      'zoe@example.com',
+    ]);
+  });
+
+  it('filters by a person found by email, as subject or as actor, and by type', async () => {
+    api.set(
+      `GET ${AUDIT}`,
+      auditLog([
+        auditEvent({ type: 'coach.assigned', actorId: ADMIN.userId, subjectId: CLIENT.userId }),
+        auditEvent({ type: 'signin.succeeded', actorId: UNNAMED.userId, subjectId: UNNAMED.userId }),
+      ]),
+    );
     const app = await open();
     const person = screen.getByLabelText('Person');
-    expect(
-      within(person)
-        .getAllByRole('option')
-        .map((option) => option.textContent),
-    ).toEqual(['Anyone', 'Ada Admin (ada@example.com)', 'Alex Rivera (alex@example.com)', 'zoe@example.com']);
-    await app.user.selectOptions(person, 'Alex Rivera (alex@example.com)');
+    expect(options('Person')).toEqual([
+      'Anyone',
+      'Ada Admin (ada@example.com)',
+      'Alex Rivera (alex@example.com)',
+      'zoe@example.com',
+    ]);
+
+    const search = screen.getByRole('searchbox', { name: 'Search people by email' });
+    expect(search).toHaveAttribute('type', 'search');
+    expect(search.closest('form')).toBe(person.closest('form'));
+    await app.user.type(search, 'al');
     await waitFor(() =>
-      expect(api.callsTo('GET', AUDIT).at(-1)?.query).toEqual({ subjectId: CLIENT.userId, limit: '50' }),
+      expect(options('Person')).toEqual([
+        'Anyone',
+        'Albert Alvarez (albert@example.com)',
+        'Alex Rivera (alex@example.com)',
+      ]),
+    );
+    // One request once typing pauses, not one per keystroke; never the whole list.
+    expect(api.callsTo('GET', USERS).map((call) => call.query)).toEqual([{ q: 'al', limit: '20' }]);
+
+    await app.user.selectOptions(person, 'Albert Alvarez (albert@example.com)');
+    await waitFor(() =>
+      expect(api.callsTo('GET', AUDIT).at(-1)?.query).toEqual({ subjectId: ALBERT.userId, limit: '50' }),
     );
     expect(screen.getByRole('radio', { name: 'Subject (acted on)' })).toBeChecked();
+    expect(await screen.findByText('No events match these filters.')).toBeInTheDocument();
+
+    // Cleared, the search gives way to the pages' people; the person picked stays picked and offered.
+    await app.user.clear(search);
+    await waitFor(() => expect(options('Person')).toEqual(['Anyone', 'Albert Alvarez (albert@example.com)']));
+    expect(person).toHaveValue(ALBERT.userId);
 
     await app.user.click(screen.getByRole('radio', { name: 'Actor (did it)' }));
     await waitFor(() =>
-      expect(api.callsTo('GET', AUDIT).at(-1)?.query).toEqual({ actorId: CLIENT.userId, limit: '50' }),
+      expect(api.callsTo('GET', AUDIT).at(-1)?.query).toEqual({ actorId: ALBERT.userId, limit: '50' }),
     );
 
     const type = screen.getByLabelText('Event type');
-    expect(
-      within(type)
-        .getAllByRole('option')
-        .map((option) => option.textContent),
-    ).toEqual(['All types', ...AUDIT_EVENT_TYPES.map((value) => AUDIT_TYPE_LABELS[value])]);
+    expect(options('Event type')).toEqual([
+      'All types',
+      ...AUDIT_EVENT_TYPES.map((value) => AUDIT_TYPE_LABELS[value]),
+    ]);
     await app.user.selectOptions(type, 'Coach note written');
     await waitFor(() =>
       expect(api.callsTo('GET', AUDIT).at(-1)?.query).toEqual({
-        actorId: CLIENT.userId,
+        actorId: ALBERT.userId,
         type: 'note.created',
         limit: '50',
       }),
@@ -164,7 +278,7 @@ describe('Audit Log', () => {
     const first = auditEvent({ type: 'passkey.added', at: '2025-03-03T09:00:00.000Z' });
     const second = auditEvent({ type: 'passkey.removed', at: '2025-03-02T09:00:00.000Z' });
     api.set(`GET ${AUDIT}`, (call) =>
-      json(call.query.cursor === 'page-2' ? { events: [second] } : { events: [first], nextCursor: 'page-2' }),
+      json(call.query.cursor === 'page-2' ? auditPage([second]) : auditPage([first], 'page-2')),
     );
     const app = await open();
     await app.user.selectOptions(screen.getByLabelText('Event type'), 'Passkey added');
@@ -181,23 +295,51 @@ describe('Audit Log', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
   });
 
+  it("names the people of each page 'Load more' adds, and offers them too", async () => {
+    api.set(`GET ${AUDIT}`, (call) =>
+      json(
+        call.query.cursor === 'page-2'
+          ? auditPage([
+              auditEvent({ type: 'coach.assigned', actorId: ADMIN.userId, subjectId: CLIENT.userId }),
+            ])
+          : auditPage(
+              [auditEvent({ type: 'roles.changed', actorId: ADMIN.userId, subjectId: ADMIN.userId })],
+              'page-2',
+            ),
+      ),
+    );
+    const app = await open();
+    expect(options('Person')).toEqual(['Anyone', 'Ada Admin (ada@example.com)']);
+
+    await app.user.click(screen.getByRole('button', { name: 'Load more' }));
+    await screen.findByText('2 events shown');
+    expect(rows().map((row) => row.slice(1, 4))).toEqual([
+      ['Roles changed', 'Ada Adminada@example.com', 'Ada Adminada@example.com'],
+      ['Coach assigned', 'Ada Adminada@example.com', 'Alex Riveraalex@example.com'],
+    ]);
+    expect(options('Person')).toEqual([
+      'Anyone',
+      'Ada Admin (ada@example.com)',
+      'Alex Rivera (alex@example.com)',
+    ]);
+    expect(api.callsTo('GET', USERS)).toEqual([]);
+  });
+
   it("shows 'Loading...' on the button while the next page loads", async () => {
     const next = deferred<Response>();
     api.set(`GET ${AUDIT}`, (call) =>
-      call.query.cursor ? next.promise : json({ events: [auditEvent()], nextCursor: 'page-2' }),
+      call.query.cursor ? next.promise : json(auditPage([auditEvent()], 'page-2')),
     );
     const app = await open();
     await app.user.click(screen.getByRole('button', { name: 'Load more' }));
     expect(await screen.findByRole('button', { name: 'Loading...' })).toBeDisabled();
-    next.resolve(json({ events: [auditEvent()] }));
+    next.resolve(json(auditPage([auditEvent()])));
     await screen.findByText('2 events shown');
   });
 
   it('keeps the events shown when the next page fails, with the reason', async () => {
     api.set(`GET ${AUDIT}`, (call) =>
-      call.query.cursor
-        ? failure(400, 'Cursor is not valid')
-        : json({ events: [auditEvent()], nextCursor: 'page-2' }),
+      call.query.cursor ? failure(400, 'Cursor is not valid') : json(auditPage([auditEvent()], 'page-2')),
     );
     const app = await open();
     await app.user.click(screen.getByRole('button', { name: 'Load more' }));
@@ -214,12 +356,31 @@ describe('Audit Log', () => {
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 
-  it('shows ids when the user list cannot be read', async () => {
-    api.set('GET /internal/v1/admin/users', failure(500, 'down'));
-    api.set(`GET ${AUDIT}`, { events: [auditEvent({ actorId: CLIENT.userId, subjectId: CLIENT.userId })] });
-    await open();
-    await waitFor(() => expect(rows()[0]?.[2]).toBe(CLIENT.userId));
-    expect(within(screen.getByLabelText('Person')).getAllByRole('option')).toHaveLength(1);
+  it('says why a search failed, still offering the person picked', async () => {
+    api.set(`GET ${USERS}`, failure(500, 'down'));
+    api.set(`GET ${AUDIT}`, auditLog([auditEvent({ actorId: CLIENT.userId, subjectId: CLIENT.userId })]));
+    const app = await open();
+    expect(rows()[0]?.[2]).toBe('Alex Riveraalex@example.com');
+    await app.user.selectOptions(screen.getByLabelText('Person'), 'Alex Rivera (alex@example.com)');
+    await waitFor(() =>
+      expect(api.callsTo('GET', AUDIT).at(-1)?.query).toEqual({ subjectId: CLIENT.userId, limit: '50' }),
+    );
+
+    const search = screen.getByRole('searchbox', { name: 'Search people by email' });
+    await app.user.type(search, 'al');
+    await waitFor(() => expect(search).toHaveAccessibleDescription('down'));
+    expect(options('Person')).toEqual(['Anyone', 'Alex Rivera (alex@example.com)']);
+    expect(screen.getByLabelText('Person')).toHaveValue(CLIENT.userId);
+  });
+
+  it('says why a search with a space cannot be sent, and sends none', async () => {
+    const app = await open();
+    const search = screen.getByRole('searchbox', { name: 'Search people by email' });
+    await app.user.type(search, 'a b');
+    expect(search).toHaveAccessibleDescription(DIRECTORY_MESSAGES.search);
+    expect(search).toHaveAttribute('aria-invalid', 'true');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(api.callsTo('GET', USERS)).toEqual([]);
   });
 
   it("shows 'Loading...' first", async () => {
@@ -234,7 +395,7 @@ describe('Audit Log', () => {
     api.set(`GET ${AUDIT}`, () => answer.clone());
     const app = await open();
     expect(screen.getByRole('alert')).toHaveTextContent('Could not load the audit logCursor is not valid');
-    answer = json({ events: [auditEvent()] });
+    answer = json(auditPage([auditEvent()]));
     await app.user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('1 event shown')).toBeInTheDocument();
   });

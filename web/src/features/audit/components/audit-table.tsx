@@ -14,7 +14,7 @@ const NONE = (
   </>
 );
 
-/** A person by name and email when the admin list knows them, else by id. */
+/** A person by name and email when the Audit Log knows them (its pages name them), else by id. */
 function Person({ id, people }: { id: string | undefined; people: ReadonlyMap<string, KnownPerson> }) {
   if (!id) return NONE;
   const person = people.get(id);

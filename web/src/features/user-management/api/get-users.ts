@@ -15,8 +15,10 @@ import { apiRequest, validateRequest } from '../../../lib/api-client';
 
 /** People per page: within the server's 1 to 200. */
 export const DIRECTORY_PAGE_SIZE = 50;
-/** Per page when every page is read (the coaches, the Audit Log's names): the server's largest. */
+/** Per page when every page is read (the coaches): the server's largest. */
 const WHOLE_LIST_PAGE_SIZE = 200;
+/** Matches a people picker offers for a search (the Audit Log's Person filter): the first by email. */
+export const MATCHES_LIMIT = 20;
 
 export const usersQueryKey = ['admin', 'users'] as const;
 
@@ -88,8 +90,14 @@ export const coachesQueryOptions = () =>
 /** Every member of `coaches`: the coach picker and the Coach column's names. */
 export const useCoaches = () => useQuery(coachesQueryOptions());
 
-export const usersQueryOptions = () =>
-  queryOptions({ queryKey: [...usersQueryKey, 'all'], queryFn: () => getAllUsers({}) });
+export const userMatchesQueryOptions = (q: string) =>
+  queryOptions({
+    queryKey: [...usersQueryKey, 'matches', { q }],
+    queryFn: () => getUsersPage({ q, limit: MATCHES_LIMIT }),
+    enabled: q !== '',
+    // The last matches stay offered while another search loads.
+    placeholderData: keepPreviousData,
+  });
 
-/** Every person, every page: the Audit Log names people with it. */
-export const useUsers = () => useQuery(usersQueryOptions());
+/** The first people whose email starts with `q` (none read for ''): a picker's matches, never the whole list. */
+export const useUserMatches = (q: string) => useQuery(userMatchesQueryOptions(q));

@@ -14,13 +14,20 @@ const searchOf = (text: string): { q: string; error?: undefined } | { q?: undefi
     : { error: parsed.error.issues[0]?.message ?? DIRECTORY_MESSAGES.search };
 };
 
-interface UserSearchProps {
-  /** With the email prefix to search for, '' for no search. */
-  onSearch: (q: string) => void;
-}
+/** The input of an email search field: a prefix of an address, as long as an address may be. */
+export const EMAIL_SEARCH_INPUT = {
+  type: 'search',
+  inputMode: 'email',
+  autoComplete: 'off',
+  spellCheck: false,
+  maxLength: 254,
+} as const;
 
-/** 'Search by email': a prefix of the address, sent once typing pauses (or on Enter). */
-export function UserSearch({ onSearch }: UserSearchProps) {
+/**
+ * An email search field's text: `onSearch` gets the email prefix to search for ('' for no search)
+ * once typing pauses, or at once with `flush` (on Enter); a text that is no prefix gets `error`.
+ */
+export function useEmailSearch(onSearch: (q: string) => void) {
   const [text, setText] = useState('');
   const { q, error } = searchOf(text);
 
@@ -30,9 +37,25 @@ export function UserSearch({ onSearch }: UserSearchProps) {
     return () => window.clearTimeout(timer);
   }, [q, onSearch]);
 
+  const flush = () => {
+    if (q !== undefined) onSearch(q);
+  };
+
+  return { text, setText, error, flush };
+}
+
+interface UserSearchProps {
+  /** With the email prefix to search for, '' for no search. */
+  onSearch: (q: string) => void;
+}
+
+/** 'Search by email': a prefix of the address, sent once typing pauses (or on Enter). */
+export function UserSearch({ onSearch }: UserSearchProps) {
+  const { text, setText, error, flush } = useEmailSearch(onSearch);
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (q !== undefined) onSearch(q);
+    flush();
   };
 
   return (
@@ -40,11 +63,7 @@ export function UserSearch({ onSearch }: UserSearchProps) {
       <TextField
         id="user-search"
         label="Search by email"
-        type="search"
-        inputMode="email"
-        autoComplete="off"
-        spellCheck={false}
-        maxLength={254}
+        {...EMAIL_SEARCH_INPUT}
         value={text}
         error={error}
         onChange={(event) => setText(event.target.value)}
