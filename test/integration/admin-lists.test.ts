@@ -172,6 +172,9 @@ describe('paging (issue 12)', () => {
     const search = ['find-c@example.com', 'find-a@example.com', 'find-b@example.com'];
     for (const email of search) await activate(email, email.startsWith('find-b') ? ['coaches'] : undefined);
     await activate('other-find@example.com');
+    // Just below and just above every email that starts with 'find-' (the search reads a range).
+    await activate('find+a@example.com');
+    await activate('find.z@example.com');
 
     const found: string[] = [];
     let cursor: string | undefined;

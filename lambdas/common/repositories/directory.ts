@@ -118,7 +118,11 @@ export const queryDirectoryPage = async (
   if (query.emailPrefix !== undefined) {
     names['#email'] = 'email';
     values[':prefix'] = query.emailPrefix;
-    condition += ' AND begins_with(#email, :prefix)';
+    // Every string that starts with the prefix, as a range: strings compare as UTF-8 bytes and U+10FFFF
+    // encodes highest, and an email cannot hold it. Same answer as begins_with, which DynamoDB Local
+    // evaluates over the whole partition (slower at 10,000 people than at 1,000), where it reads a range.
+    values[':prefixEnd'] = `${query.emailPrefix}\u{10FFFF}`;
+    condition += ' AND #email BETWEEN :prefix AND :prefixEnd';
   }
   const filters = (query.filters ?? []).map(([name, value], i) => {
     names[`#f${i}`] = name;
