@@ -4,7 +4,8 @@
  * prefix, the first page of pending invitations, a coach's client list and GET /v1/measurements, each
  * timed RUNS times (median), with the DynamoDB and Cognito calls one request makes. Fails when, at
  * 10,000 people, the first page or the search takes 150 ms or more (median), is more than 20% slower
- * than at 1,000, or makes other calls than at 1,000, or when any list calls Cognito's ListUsers.
+ * than at 1,000 once the drift between the two phases is taken out (see CONTROLS), or twice as slow
+ * raw, or makes other calls than at 1,000, or when any list calls Cognito's ListUsers.
  *
  * Seeding (documented, bounded): a coach and 50 clients are invited, activated over HTTP and assigned
  * by the admin route; one of them logs 90 readings through the real create path. The other people are
@@ -34,6 +35,16 @@ const FIRST_WARM_UP = Number(process.env.FIRST_WARM_UP ?? 200);
 const CLIENTS = 50;
 const BUDGET_MS = 150;
 const FLAT = 1.2;
+/**
+ * The two sizes are timed one after the other (the data grows), and on this shared machine everything
+ * can run slower in the second phase: in one fresh-clone run, requests whose work does not change with
+ * the number of people (a coach's 50 clients, one person's readings) were x1.13 slower at 10,000.
+ * The flatness limit applies to each list's ratio divided by theirs (the drift both phases share); the
+ * raw ratio is printed too, and over RAW_LIMIT fails regardless (linear would be x10).
+ */
+const RAW_LIMIT = 2;
+/** Requests whose work does not depend on the number of people: the drift between the two phases. */
+const CONTROLS = ['Coach client list', 'GET /v1/measurements'];
 const HARD_LIMIT_MS = 12 * 60_000;
 const DAY_MS = 86_400_000;
 const root = resolve(import.meta.dirname, '..');
@@ -273,17 +284,39 @@ try {
 
   const small = Math.min(...SIZES);
   const large = Math.max(...SIZES);
+  const at = (name: string, size: number) => rows.find((row) => row.name === name && row.size === size);
+  const ratioOf = (name: string) => {
+    const [a, b] = [at(name, small), at(name, large)];
+    return a && b ? b.median / a.median : undefined;
+  };
+  const controls = requests
+    .map(([name]) => name)
+    .filter((name) => CONTROLS.some((control) => name.startsWith(control)))
+    .map(ratioOf)
+    .filter((ratio): ratio is number => ratio !== undefined);
+  const drift = controls.length > 0 ? controls.reduce((a, b) => a + b, 0) / controls.length : 1;
+  if (small !== large)
+    console.log(
+      `Drift between the phases (requests whose work does not change with size): x${drift.toFixed(2)}`,
+    );
   for (const name of requests.slice(0, 2).map(([n]) => n)) {
-    const at = (size: number) => rows.find((row) => row.name === name && row.size === size);
-    const a = at(small);
-    const b = at(large);
+    const a = at(name, small);
+    const b = at(name, large);
     if (!a || !b || small === large) continue;
     const ratio = b.median / a.median;
-    console.log(`${name}: ${ms(b.median)} at ${large} vs ${ms(a.median)} at ${small}: x${ratio.toFixed(2)}`);
+    const corrected = ratio / drift;
+    console.log(
+      `${name}: ${ms(b.median)} at ${large} vs ${ms(a.median)} at ${small}: x${ratio.toFixed(2)}, ` +
+        `x${corrected.toFixed(2)} after the drift`,
+    );
     if (b.median >= BUDGET_MS)
       failures.push(`${name} at ${large}: median ${ms(b.median)} >= ${BUDGET_MS} ms`);
-    if (ratio > FLAT)
-      failures.push(`${name}: ${ratio.toFixed(2)}x slower at ${large} than at ${small} (> ${FLAT})`);
+    if (corrected > FLAT)
+      failures.push(
+        `${name}: x${corrected.toFixed(2)} slower at ${large} than at ${small} after the drift (> ${FLAT})`,
+      );
+    if (ratio > RAW_LIMIT)
+      failures.push(`${name}: x${ratio.toFixed(2)} slower at ${large} than at ${small} (> ${RAW_LIMIT})`);
     if (a.calls !== b.calls) failures.push(`${name}: calls differ (${a.calls} vs ${b.calls})`);
   }
   if (failures.length > 0) {
