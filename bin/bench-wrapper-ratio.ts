@@ -27,7 +27,7 @@ const BLOCK = Number(process.env.BLOCK ?? 50);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 1);
 const HARD_LIMIT_MS = 4 * 60_000;
 /**
- * Measured 0.30 to 0.33 warm (decision 059): the session check is a second consistent read on every
+ * Measured 0.28 to 0.33 warm (decision 059): the session check is a second consistent read on every
  * request. Under this, something was added to every request's path.
  */
 const MIN_RATIO = 0.25;
