@@ -28,9 +28,10 @@ const CONCURRENCY = Number(process.env.CONCURRENCY ?? 1);
 const HARD_LIMIT_MS = 4 * 60_000;
 /**
  * Measured 0.28 to 0.33 warm (decision 059): the session check is a second consistent read on every
- * request. Under this, something was added to every request's path.
+ * request. One more read would bring it to about 0.2; under this, something was added to every
+ * request's path. (Not closer to the figure: two fresh-clone runs measured 0.28.)
  */
-const MIN_RATIO = 0.25;
+const MIN_RATIO = 0.22;
 /** What issue 12 asks, printed beside the figure so that nobody reads the guard as the target. */
 const ISSUE_TARGET = 0.5;
 const root = resolve(import.meta.dirname, '..');
