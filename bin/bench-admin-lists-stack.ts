@@ -77,14 +77,13 @@ const putItem = (transactItem: { Put?: { TableName?: string; Item?: Record<strin
   item: transactItem.Put?.Item ?? {},
 });
 
-let seededPeople = 0;
-let seededPending = 0;
 /** Bulk people `from` to `to - 1`: every twentieth a pending invitation, the others activated. */
 const seed = async (from: number, to: number) => {
   const writes: { table: string; item: Record<string, unknown> }[] = [];
   const start = Date.now() - to * 60_000;
   let people = 0;
   let pending = 0;
+  let disabled = 0;
   for (let i = from; i < to; i += 1) {
     const email = `person${String(i).padStart(5, '0')}@example.com`;
     const createdAt = new Date(start + i * 60_000).toISOString();
@@ -103,6 +102,8 @@ const seed = async (from: number, to: number) => {
       continue;
     }
     const userId = randomUUID();
+    const status = i % 50 === 7 ? 'disabled' : 'active';
+    if (status === 'disabled') disabled += 1;
     const activatedAt = new Date(Date.parse(createdAt) + 1000).toISOString();
     writes.push({
       table: stack.tables.invitations,
@@ -116,7 +117,7 @@ const seed = async (from: number, to: number) => {
           cognitoUsername: randomUUID(),
           userHandle: Buffer.from(randomUUID()).toString('base64url'),
           roles: ['users'],
-          status: i % 50 === 7 ? 'disabled' : 'active',
+          status,
           tokensValidAfter: 0,
           credentialIds: new Set([randomUUID()]),
           createdAt: activatedAt,
@@ -160,14 +161,10 @@ const seed = async (from: number, to: number) => {
     people += 1;
   }
   await bulkWrite(writes);
-  const disabled = Array.from({ length: to - from }, (_, k) => from + k).filter(
-    (i) => i % 20 !== 19 && i % 50 === 7,
-  ).length;
   const [update] = countsUpdateItem({ people, disabled, pendingInvitations: pending });
   if (update?.Update)
     await ddb.send(new UpdateCommand(update.Update as ConstructorParameters<typeof UpdateCommand>[0]));
-  seededPeople += people;
-  seededPending += pending;
+  return { people, pending };
 };
 
 try {
@@ -199,7 +196,7 @@ try {
     );
   }
   const seeding = performance.now();
-  await seed(0, SIZE - (2 + CLIENTS));
+  const seeded = await seed(0, SIZE - (2 + CLIENTS));
   const seconds = (performance.now() - seeding) / 1000;
 
   const tokens = { admin: admin.idToken, coach: coach.idToken, logger: logger.idToken };
@@ -218,7 +215,14 @@ try {
   ddb.middlewareStack.remove('benchCallCounter');
   cognito.middlewareStack.remove('benchCallCounter');
 
-  const ready = { origin: stack.origin, tokens, calls: callsOf, seededPeople, seededPending, seconds };
+  const ready = {
+    origin: stack.origin,
+    tokens,
+    calls: callsOf,
+    seededPeople: seeded.people,
+    seededPending: seeded.pending,
+    seconds,
+  };
   console.log(`READY ${JSON.stringify(ready)}`);
   await new Promise<void>((done) => {
     process.once('SIGTERM', () => done());

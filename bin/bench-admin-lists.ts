@@ -16,7 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { hardLimit, ms } from './bench-support';
+import { hardLimit, ms, summarize } from './bench-support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'warn';
@@ -103,11 +103,6 @@ const stopSize = async (child: ChildProcess) => {
   await exited;
 };
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-};
-
 const children: ChildProcess[] = [];
 const failures: string[] = [];
 try {
@@ -137,7 +132,9 @@ try {
           if (answer.status !== 200) throw new Error(`GET ${request.path} at ${side.size}: ${answer.status}`);
           if (block < WARM_BLOCKS) continue;
           const key = `${request.name}@${side.size}`;
-          times.set(key, [...(times.get(key) ?? []), took]);
+          const kept = times.get(key) ?? [];
+          kept.push(took);
+          times.set(key, kept);
         }
       }
     }
@@ -146,12 +143,12 @@ try {
   console.log(
     `\n| Request | People | Median | Min | Max | Calls per request (DynamoDB, Cognito) |\n|---|---:|---:|---:|---:|---|`,
   );
-  const medianOf = (name: string, size: number) => median(times.get(`${name}@${size}`) ?? []);
+  const timing = (name: string, size: number) => summarize(times.get(`${name}@${size}`) ?? []);
   for (const side of started)
     for (const { name } of REQUESTS) {
-      const all = times.get(`${name}@${side.size}`) ?? [];
+      const { median, min, max } = timing(name, side.size);
       console.log(
-        `| ${name} | ${side.size.toLocaleString('en-US')} | ${ms(median(all))} | ${ms(Math.min(...all))} | ${ms(Math.max(...all))} | ${side.ready.calls[name]} |`,
+        `| ${name} | ${side.size.toLocaleString('en-US')} | ${ms(median)} | ${ms(min)} | ${ms(max)} | ${side.ready.calls[name]} |`,
       );
       if ((side.ready.calls[name] ?? '').includes('ListUsers'))
         failures.push(`${name} at ${side.size} calls Cognito's ListUsers`);
@@ -161,7 +158,7 @@ try {
   const large = started.find((side) => side.size === Math.max(...SIZES));
   if (small && large && small !== large)
     for (const { name } of REQUESTS.slice(0, 2)) {
-      const [a, b] = [medianOf(name, small.size), medianOf(name, large.size)];
+      const [a, b] = [timing(name, small.size).median, timing(name, large.size).median];
       const ratio = b / a;
       console.log(`${name}: ${ms(b)} at ${large.size} vs ${ms(a)} at ${small.size}: x${ratio.toFixed(2)}`);
       if (b >= BUDGET_MS) failures.push(`${name} at ${large.size}: median ${ms(b)} >= ${BUDGET_MS} ms`);

@@ -29,13 +29,13 @@ export const timeRuns = async <T>(runs: number, run: () => Promise<T>): Promise<
     last = await run();
     if (i >= 2) times.push(performance.now() - started);
   }
+  return { ...summarize(times), last: last as T };
+};
+
+/** The median, the fastest and the slowest of some timings (0 for none). */
+export const summarize = (times: readonly number[]): Omit<Timing<never>, 'last'> => {
   const sorted = [...times].sort((a, b) => a - b);
-  return {
-    median: sorted[Math.floor(sorted.length / 2)] ?? 0,
-    min: sorted[0] ?? 0,
-    max: sorted.at(-1) ?? 0,
-    last: last as T,
-  };
+  return { median: sorted[Math.floor(sorted.length / 2)] ?? 0, min: sorted[0] ?? 0, max: sorted.at(-1) ?? 0 };
 };
 
 export const ms = (value: number): string => `${value.toFixed(1)} ms`;
