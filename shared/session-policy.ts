@@ -10,3 +10,10 @@ export const ACCESS_TOKEN_VALIDITY_MINUTES = 15;
 export const REFRESH_TOKEN_VALIDITY_DAYS = 7;
 /** Refresh-token rotation: a rotated-out refresh token still works this long, for a client's retry. */
 export const REFRESH_TOKEN_GRACE_SECONDS = 10;
+
+/**
+ * API Gateway's Cognito authorizer keeps a verified id token's claims this long (`resultsCacheTtl`), and
+ * the local gateway does the same, never past the token's `exp`. Nothing of the session is cached: the
+ * session check still reads the account on every request (docs/decisions/059-wrapper-ratio-measured-warm.md).
+ */
+export const AUTHORIZER_CACHE_MINUTES = 5;

@@ -20,6 +20,7 @@ import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../../lambdas/routes';
+import { AUTHORIZER_CACHE_MINUTES } from '../../shared/session-policy';
 import { DEFAULT_THROTTLE, PUBLIC_ROUTE_THROTTLES, type Throttle } from './capacity';
 import {
   API_REQUESTS_PER_IP_PER_5_MIN,
@@ -182,7 +183,7 @@ export class PlatformApi extends Construct {
     this.authorizer = new CognitoUserPoolsAuthorizer(this, 'Authorizer', {
       cognitoUserPools: [props.userPool],
       identitySource: IdentitySource.header('Authorization'),
-      resultsCacheTtl: Duration.minutes(5),
+      resultsCacheTtl: Duration.minutes(AUTHORIZER_CACHE_MINUTES),
     });
 
     const authLimit = props.authRequestsPerIpPer5Min ?? AUTH_REQUESTS_PER_IP_PER_5_MIN;

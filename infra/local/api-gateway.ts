@@ -12,6 +12,7 @@ import { JwtRsaVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
 import { ROUTES, type RouteDefinition } from '../../lambdas/routes';
+import { AUTHORIZER_CACHE_MINUTES } from '../../shared/session-policy';
 import { localJwksFetcher } from './cognito/jwks-fetcher';
 
 type ApiHandler = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
@@ -62,6 +63,35 @@ export const claimsAsApiGatewayDelivers = (payload: JwtPayload): Record<string, 
             : JSON.stringify(value),
     ]),
   );
+
+/** Tokens whose verified claims are kept; past it, the oldest goes first. */
+const AUTHORIZER_CACHE_ENTRIES = 10_000;
+
+/**
+ * The Cognito authorizer's result cache, as the stage configures it (`AUTHORIZER_CACHE_MINUTES`): the
+ * claims of a token whose signature, issuer and expiry were checked, by the exact token, until the cache
+ * time or the token's `exp`, whichever comes first. Any other string, a tampered token among them, is
+ * verified afresh.
+ */
+const authorizerCache = () => {
+  const entries = new Map<string, { readonly claims: Record<string, string>; readonly until: number }>();
+  return {
+    get: (token: string): Record<string, string> | undefined => {
+      const entry = entries.get(token);
+      if (entry && Date.now() < entry.until) return entry.claims;
+      entries.delete(token);
+      return undefined;
+    },
+    set: (token: string, payload: JwtPayload, claims: Record<string, string>): void => {
+      if (typeof payload.exp !== 'number') return;
+      if (entries.size >= AUTHORIZER_CACHE_ENTRIES) entries.delete(entries.keys().next().value ?? '');
+      entries.set(token, {
+        claims,
+        until: Math.min(Date.now() + AUTHORIZER_CACHE_MINUTES * 60_000, payload.exp * 1000),
+      });
+    },
+  };
+};
 
 const readBody = (req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> =>
   new Promise((resolve, reject) => {
@@ -145,6 +175,7 @@ export const createLocalApiGateway = (options: LocalApiGatewayOptions) => {
     },
     { jwksCache: new SimpleJwksCache({ fetcher: localJwksFetcher }) },
   );
+  const verified = authorizerCache();
   const handlers = new Map<string, Promise<ApiHandler>>();
   const load = (route: RouteDefinition): Promise<ApiHandler> => {
     let handler = handlers.get(route.entry);
@@ -177,12 +208,18 @@ export const createLocalApiGateway = (options: LocalApiGatewayOptions) => {
 
     let claims: Record<string, string> | undefined;
     if (route.auth !== 'public') {
-      const token = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? req.headers.authorization;
-      try {
-        claims = claimsAsApiGatewayDelivers(await verifier.verify(token ?? ''));
-      } catch {
-        send(res, 401, json, JSON.stringify({ message: 'Unauthorized' }));
-        return true;
+      const token =
+        /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? req.headers.authorization ?? '';
+      claims = verified.get(token);
+      if (!claims) {
+        try {
+          const payload = await verifier.verify(token);
+          claims = Object.freeze(claimsAsApiGatewayDelivers(payload));
+          verified.set(token, payload, claims);
+        } catch {
+          send(res, 401, json, JSON.stringify({ message: 'Unauthorized' }));
+          return true;
+        }
       }
     }
 

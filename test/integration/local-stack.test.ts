@@ -361,7 +361,9 @@ describe('authorization', () => {
     }
   });
 
-  it('answers 401 to an expired id token', async () => {
+  it('answers 401 to an expired id token, even one the gateway verified and keeps', async () => {
+    // Verified now, so the gateway keeps its claims (as the Cognito authorizer caches them): not past `exp`.
+    expect((await http.request('GET', '/v1/users/me', { token: user.idToken })).status).toBe(200);
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 2 * 3600 * 1000 });
     try {
       expect((await http.request('GET', '/v1/users/me', { token: user.idToken })).status).toBe(401);

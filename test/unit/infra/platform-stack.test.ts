@@ -4,6 +4,7 @@ import { ROUTES, TRIGGERS, type FunctionDefinition, type RouteDefinition } from 
 import { ROLE_GROUPS, WEBAUTHN_RP_NAME } from '../../../shared/constants';
 import { ACTIVATION_IP_ATTEMPTS, SIGNIN_IP_STARTS } from '../../../shared/limits';
 import {
+  AUTHORIZER_CACHE_MINUTES,
   ACCESS_TOKEN_VALIDITY_MINUTES,
   ID_TOKEN_VALIDITY_MINUTES,
   REFRESH_TOKEN_GRACE_SECONDS,
@@ -769,6 +770,8 @@ describe('REST API', () => {
     const [, authorizer] = only(resourcesOf(prod.template, 'AWS::ApiGateway::Authorizer'));
     expect(authorizer.Properties.Type).toBe('COGNITO_USER_POOLS');
     expect(authorizer.Properties.IdentitySource).toBe('method.request.header.Authorization');
+    // The local gateway keeps verified tokens as long (infra/local/api-gateway.ts).
+    expect(authorizer.Properties.AuthorizerResultTtlInSeconds).toBe(AUTHORIZER_CACHE_MINUTES * 60);
     expect(authorizer.Properties.ProviderARNs).toEqual([
       { 'Fn::GetAtt': [logicalIdOf(prod.stack, prod.stack.auth.userPool), 'Arn'] },
     ]);
