@@ -12,6 +12,7 @@
  * requests over its own summed time. Prints both and the ratio; fails under `MIN_RATIO`, a guard
  * against regressions of the path, which is not issue 12's 0.5 (not met: see the decision record).
  */
+import { Agent, request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { hardLimit, startBenchStack } from './bench-support';
 
@@ -27,11 +28,12 @@ const BLOCK = Number(process.env.BLOCK ?? 50);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 1);
 const HARD_LIMIT_MS = 4 * 60_000;
 /**
- * Measured 0.28 to 0.33 warm (decision 059): the session check is a second consistent read on every
- * request. One more read would bring it to about 0.2; under this, something was added to every
- * request's path. (Not closer to the figure: two fresh-clone runs measured 0.28.)
+ * Measured 0.38 to 0.42 warm (decision 059): the session check is a second consistent read on every
+ * request. Under this, about a millisecond was added to every request's path (a read one after the
+ * other, a key fetch, a synchronous log write); it sits 0.08 under the lowest figure, about the spread
+ * of the runs.
  */
-const MIN_RATIO = 0.22;
+const MIN_RATIO = 0.3;
 /** What issue 12 asks, printed beside the figure so that nobody reads the guard as the target. */
 const ISSUE_TARGET = 0.5;
 const root = resolve(import.meta.dirname, '..');
@@ -52,7 +54,24 @@ const timeBlock = async (count: number, width: number, call: () => Promise<void>
   return performance.now() - started;
 };
 
-const { stack, http, admin, stop } = await startBenchStack(root);
+const { stack, admin, stop } = await startBenchStack(root);
+// The same HTTP client on both sides: the SDK sends the bare GetItems over node:http with keep-alive, and
+// so does this (fetch cost about 0.8 ms a request more here, which is the client's, not our path's).
+const agent = new Agent({ keepAlive: true });
+const getMe = () =>
+  new Promise<number>((resolveStatus, reject) => {
+    const request = httpRequest(
+      `${stack.origin}/v1/users/me`,
+      { agent, headers: { authorization: `Bearer ${admin.idToken}` } },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolveStatus(response.statusCode ?? 0));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
 const documents = DynamoDBDocumentClient.from(
   new DynamoDBClient({
     endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
@@ -76,8 +95,8 @@ try {
       if (!gate.Item || !profile.Item) throw new Error('the account or the profile is missing');
     },
     api: async () => {
-      const answer = await http.request('GET', '/v1/users/me', { token: admin.idToken });
-      if (answer.status !== 200) throw new Error(`GET /v1/users/me answered ${answer.status}`);
+      const status = await getMe();
+      if (status !== 200) throw new Error(`GET /v1/users/me answered ${status}`);
     },
   };
   const spent = { bare: 0, pair: 0, api: 0 };
@@ -110,5 +129,6 @@ try {
   }
 } finally {
   documents.destroy();
+  agent.destroy();
   await stop();
 }
