@@ -62,14 +62,29 @@ export const getSessionUser = async (): Promise<SessionUser | null> => {
 };
 
 /**
- * Calls back when Cognito refuses to refresh the session (revoked or expired refresh token): SPEC
- * section 4, "a not-authorized failure yields signed-out". A network failure keeps the session.
- * Answers the unsubscribe function.
+ * The refresh failures after which Amplify has dropped the stored tokens (its token orchestrator's
+ * authentication errors): the session is over, whichever of them Cognito answered. A refresh token
+ * rotated out more than the grace period ago is `RefreshTokenReuseException`, not `NotAuthorizedException`.
+ */
+const SESSION_ENDING_ERRORS = [
+  'NotAuthorizedException',
+  'RefreshTokenReuseException',
+  'TokenRevokedException',
+  'UserNotFoundException',
+  'PasswordResetRequiredException',
+  'UserNotConfirmedException',
+];
+
+/**
+ * Calls back when Cognito refuses to refresh the session (revoked, expired or rotated-out refresh
+ * token, a deleted user): SPEC section 4, "a not-authorized failure yields signed-out". A network
+ * failure or throttling keeps the session. Answers the unsubscribe function.
  */
 export const onSessionRevoked = (callback: () => void): (() => void) =>
   Hub.listen('auth', ({ payload }) => {
     if (payload.event !== 'tokenRefresh_failure') return;
-    if (payload.data?.error?.name.startsWith('NotAuthorizedException')) callback();
+    const name = payload.data?.error?.name ?? '';
+    if (SESSION_ENDING_ERRORS.some((ending) => name.startsWith(ending))) callback();
   });
 
 /** Signs out; local tokens are gone afterwards even when revoking them on the server fails. */

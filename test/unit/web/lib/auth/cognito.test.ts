@@ -210,7 +210,7 @@ describe('lib/auth/cognito', () => {
       amplify.listeners.forEach((listener) =>
         listener({ payload: { event: 'tokenRefresh_failure', data: { error: { name } } } }),
       );
-    emit('NetworkError');
+    for (const kept of ['NetworkError', 'TooManyRequestsException', 'InternalErrorException']) emit(kept);
     expect(ended).not.toHaveBeenCalled();
     emit('NotAuthorizedException');
     expect(ended).toHaveBeenCalledTimes(1);
@@ -218,4 +218,17 @@ describe('lib/auth/cognito', () => {
     emit('NotAuthorizedException');
     expect(ended).toHaveBeenCalledTimes(1);
   });
+
+  it.each(['RefreshTokenReuseException', 'TokenRevokedException', 'UserNotFoundException'])(
+    'reports %s on refresh as the end of the session (Amplify has dropped the tokens)',
+    (name) => {
+      const ended = vi.fn();
+      const unsubscribe = onSessionRevoked(ended);
+      amplify.listeners.forEach((listener) =>
+        listener({ payload: { event: 'tokenRefresh_failure', data: { error: { name } } } }),
+      );
+      unsubscribe();
+      expect(ended).toHaveBeenCalledTimes(1);
+    },
+  );
 });
