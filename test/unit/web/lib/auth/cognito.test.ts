@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { TOO_MANY_SIGNIN_STARTS } from '../../../../../shared/limits';
 import { MESSAGES } from '../../../../../shared/messages';
 import {
   configureAuth,
@@ -195,6 +196,23 @@ describe('lib/auth/cognito', () => {
       nextStep: { signInStep: 'CONFIRM_SIGN_IN_WITH_CUSTOM_CHALLENGE' },
     });
     await expect(signInWithPasskeyProof('u', 'p', 'i')).rejects.toThrow(MESSAGES.passkeySignInFailed);
+  });
+
+  it("reads the user pool WAF's block (Cognito's 403) as the sign-in limit, and other failures as they are", async () => {
+    const blocked = Object.assign(new Error('Request blocked'), { name: 'ForbiddenException' });
+    amplify.signIn.mockRejectedValueOnce(blocked);
+    await expect(signInWithPasskeyProof('u', 'p', 'i')).rejects.toThrow(TOO_MANY_SIGNIN_STARTS);
+    amplify.signIn.mockResolvedValue({
+      isSignedIn: false,
+      nextStep: { signInStep: 'CONFIRM_SIGN_IN_WITH_CUSTOM_CHALLENGE' },
+    });
+    amplify.confirmSignIn.mockRejectedValueOnce(blocked);
+    await expect(signInWithPasskeyProof('u', 'p', 'i')).rejects.toThrow(TOO_MANY_SIGNIN_STARTS);
+    const refused = Object.assign(new Error('Incorrect username or password.'), {
+      name: 'NotAuthorizedException',
+    });
+    amplify.confirmSignIn.mockRejectedValueOnce(refused);
+    await expect(signInWithPasskeyProof('u', 'p', 'i')).rejects.toBe(refused);
   });
 
   it('drops the local tokens even when Amplify sign-out fails', async () => {
