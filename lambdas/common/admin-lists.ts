@@ -17,7 +17,7 @@ import { getCoachIds } from './repositories/coaching';
 import { getDirectoryCounts, queryDirectoryPage, type DirectoryPageQuery } from './repositories/directory';
 import type { AccountRecord } from './repositories/accounts';
 import type { InvitationRecord } from './repositories/invitations';
-import { getProfileNames } from './repositories/profiles';
+import { getProfileNames, namesOf } from './repositories/profiles';
 
 type Plan = Pick<DirectoryPageQuery, 'index' | 'partition' | 'emailPrefix' | 'filters'>;
 
@@ -91,8 +91,7 @@ export const listPeople = async (viewerId: string, query: AdminUserListQuery): P
     return {
       userId: account.userId,
       email: account.email,
-      ...(profile?.preferredName ? { preferredName: profile.preferredName } : {}),
-      ...(profile?.familyName ? { familyName: profile.familyName } : {}),
+      ...(profile && namesOf(profile)),
       roles: account.roles,
       createdAt: account.createdAt,
       ...(coachId !== undefined && { coachId }),

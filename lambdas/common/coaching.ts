@@ -10,7 +10,7 @@ import { recordAudit, originOf } from './audit';
 import { Forbidden } from './errors';
 import type { Caller } from './http';
 import { getClientState } from './repositories/coaching';
-import { getProfileNames, type ProfileNames } from './repositories/profiles';
+import { getProfileNames, personOf, type ProfileNames } from './repositories/profiles';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 
 /** The client id of a client route, once the caller is that client's coach right now; else 403. */
@@ -35,12 +35,7 @@ export const recordClientRead = (
   recordAudit(originOf(event), { type: 'client.data.read', actorId: coachId, subjectId: clientId, details });
 
 export const personFrom = (userId: string, profile: ProfileNames | undefined): Person | undefined =>
-  profile && {
-    userId,
-    email: profile.email,
-    ...(profile.preferredName !== undefined && { preferredName: profile.preferredName }),
-    ...(profile.familyName !== undefined && { familyName: profile.familyName }),
-  };
+  profile && personOf(userId, profile);
 
 /** One person's email and names from their profile. */
 export const getPerson = async (userId: string): Promise<Person | undefined> =>

@@ -28,6 +28,14 @@ beforeAll(async () => {
     d: { email: 'coach.d@example.com', roles: ['coaches'] },
   });
   ({ u, v, c, d } = world.people);
+  // Names as people give them, so that each list is seen to carry them.
+  for (const [who, preferredName, familyName] of [
+    [u, 'Una', 'Ulrich'],
+    [c, 'Cara', 'Cole'],
+  ] as const) {
+    const named = await call(who, 'PUT', '/v1/users/me', { preferredName, familyName });
+    expect(named.status).toBe(200);
+  }
 }, 90_000);
 afterAll(async () => {
   await world.stop();
@@ -163,6 +171,8 @@ describe('the coach follows the client', () => {
     expect(client).toMatchObject({
       userId: u.userId,
       email: u.email,
+      preferredName: 'Una',
+      familyName: 'Ulrich',
       outOfTarget7d: 1,
       pendingReview: true,
     });
@@ -245,7 +255,10 @@ describe('the coach follows the client', () => {
     const mine = await call<MyCoach>(u, 'GET', '/v1/users/me/coach');
     expect(mine).toMatchObject({
       status: 200,
-      body: { coach: { userId: c.userId, email: c.email }, notes: [note] },
+      body: {
+        coach: { userId: c.userId, email: c.email, preferredName: 'Cara', familyName: 'Cole' },
+        notes: [note],
+      },
     });
     const list = await call<{ clients: CoachClient[] }>(c, 'GET', '/v1/coach/clients');
     expect(list.body.clients[0]).toMatchObject({ userId: u.userId, outOfTarget7d: 1, pendingReview: false });
@@ -418,6 +431,12 @@ describe('the audit log', () => {
     const idAndEmail = ({ userId, email }: AuditPerson | Person) => ({ userId, email });
     expect(reads.body.people.map(idAndEmail).sort((a, b) => a.email.localeCompare(b.email))).toEqual(
       [u, c].map(idAndEmail),
+    );
+    expect(reads.body.people).toEqual(
+      expect.arrayContaining([
+        { userId: u.userId, email: u.email, preferredName: 'Una', familyName: 'Ulrich' },
+        { userId: c.userId, email: c.email, preferredName: 'Cara', familyName: 'Cole' },
+      ]),
     );
 
     // Every event, newest first, across the month partitions.

@@ -7,18 +7,13 @@
 import { auditListQuerySchema, type AuditEvent, type AuditPerson } from '../../../shared/audit';
 import { httpHandler, ok } from '../../common/http';
 import { listAuditEvents } from '../../common/repositories/audit-events';
-import { getProfileNames } from '../../common/repositories/profiles';
+import { getProfileNames, personOf } from '../../common/repositories/profiles';
 
 /** The people the events name who still have a profile (an erased person stays an id on screen). */
 const peopleNamedBy = async (events: readonly AuditEvent[]): Promise<AuditPerson[]> => {
   const ids = new Set(events.flatMap(({ actorId, subjectId }) => [actorId ?? [], subjectId ?? []].flat()));
   const names = await getProfileNames([...ids]);
-  return [...names].map(([userId, { email, preferredName, familyName }]) => ({
-    userId,
-    email,
-    ...(preferredName && { preferredName }),
-    ...(familyName && { familyName }),
-  }));
+  return [...names].map(([userId, profile]) => personOf(userId, profile));
 };
 
 export const handler = httpHandler(

@@ -51,6 +51,19 @@ export const updateProfile = async (
 
 export type ProfileNames = Pick<UserProfile, 'email' | 'preferredName' | 'familyName' | 'name'>;
 
+/** The names a person gave, as the lists show them beside an email (none when they gave none). */
+export const namesOf = ({ preferredName, familyName }: ProfileNames) => ({
+  ...(preferredName !== undefined && { preferredName }),
+  ...(familyName !== undefined && { familyName }),
+});
+
+/** A person as the lists name them: their id, their profile's email and the names they gave. */
+export const personOf = (userId: string, profile: ProfileNames) => ({
+  userId,
+  email: profile.email,
+  ...namesOf(profile),
+});
+
 /** Emails and names of users, for the lists that show people. */
 export const getProfileNames = async (userIds: readonly string[]): Promise<Map<string, ProfileNames>> => {
   const items = await batchGetAll(
