@@ -13,14 +13,13 @@
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
-import { hardLimit, ms, seedReading, timeRuns } from './bench-support';
+import { hardLimit, ms, seedReading, startBenchStack, timeRuns } from './bench-support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'warn';
 const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
-const { freePort } = await import('../infra/local/dynamodb-local');
-const { LOCAL_CLIENT_ID, startLocalStack } = await import('../infra/local/stack');
-const { codeFromLink, createHttpClient } = await import('../test/fixtures/http-client');
+const { LOCAL_CLIENT_ID } = await import('../infra/local/stack');
+const { createHttpClient } = await import('../test/fixtures/http-client');
 
 const CLIENTS = Number(process.env.CLIENTS ?? 200);
 const DAYS = 90;
@@ -36,17 +35,11 @@ const inBatches = async <T>(items: T[], width: number, work: (item: T) => Promis
   for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(work));
 };
 
-const stack = await startLocalStack({
-  repositoryRoot: root,
-  port: await freePort(),
-  web: 'none',
-  bootstrapAdminEmail: 'admin@example.com',
-});
+const { stack, http, admin, stop } = await startBenchStack(root);
 // The stack's environment is set now: the Lambda modules below are the ones its gateway loads.
 const { ddb, cognito } = await import('../lambdas/common/aws');
 const { createMeasurement } = await import('../lambdas/common/health-records');
 const { recordItems } = await import('../lambdas/common/repositories/health-records');
-const http = createHttpClient(stack.origin, LOCAL_CLIENT_ID);
 let devices = 0;
 /** 127.0.1.1, 127.0.1.2, ...: Linux routes all of 127.0.0.0/8 to loopback. */
 const nextDeviceAddress = () => {
@@ -66,7 +59,6 @@ cognito.middlewareStack.add(counter, { step: 'initialize', name: 'benchCallCount
 
 try {
   const seeded = performance.now();
-  const admin = await http.activate('admin@example.com', codeFromLink(stack.adminActivationLink ?? ''));
   const invite = async (email: string, roles: string[]) => {
     const answer = await http.request<{ activationCode: string }>('POST', '/internal/v1/admin/invitations', {
       token: admin.idToken,
@@ -166,6 +158,5 @@ try {
     `GET /v1/coach/clients, ${clients.length} clients (${clients.filter((c) => c.pendingReview).length} pending review): median ${ms(timing.median)}, min ${ms(timing.min)}, max ${ms(timing.max)} over ${RUNS} runs; per request: ${perRequest} (no Cognito call, no entry read)`,
   );
 } finally {
-  http.close();
-  await stack.stop();
+  await stop();
 }

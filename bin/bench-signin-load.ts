@@ -12,14 +12,12 @@
  */
 import { Agent } from 'node:http';
 import { resolve } from 'node:path';
-import { hardLimit, ms } from './bench-support';
+import { hardLimit, ms, startBenchStack } from './bench-support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'warn';
 const { CognitoIdentityProviderClient } = await import('@aws-sdk/client-cognito-identity-provider');
-const { freePort } = await import('../infra/local/dynamodb-local');
-const { LOCAL_CLIENT_ID, startLocalStack } = await import('../infra/local/stack');
-const { codeFromLink, createHttpClient } = await import('../test/fixtures/http-client');
+const { LOCAL_CLIENT_ID } = await import('../infra/local/stack');
 const { customAuth } = await import('../test/fixtures/custom-auth');
 const { loopbackClient } = await import('../test/fixtures/loopback-client');
 const { SoftwareAuthenticator } = await import('../test/fixtures/software-authenticator');
@@ -33,13 +31,7 @@ hardLimit(HARD_LIMIT_MS);
 
 type Json = Record<string, unknown>;
 
-const stack = await startLocalStack({
-  repositoryRoot: root,
-  port: await freePort(),
-  web: 'none',
-  bootstrapAdminEmail: 'admin@example.com',
-});
-const admin = createHttpClient(stack.origin, LOCAL_CLIENT_ID);
+const { stack, http: admin, admin: adminTokens, stop } = await startBenchStack(root);
 
 /** One person's device: its own source address for the API and for Cognito. */
 const deviceOf = (index: number) => {
@@ -117,10 +109,6 @@ const percentile = (sorted: number[], p: number): number =>
 const devices: Device[] = [];
 let failed = false;
 try {
-  const adminTokens = await admin.activate(
-    'admin@example.com',
-    codeFromLink(stack.adminActivationLink ?? ''),
-  );
   for (let i = 0; i < PEOPLE; i += 1) {
     const email = `person${i + 1}@example.com`;
     const invite = await admin.request<{ activationCode: string }>('POST', '/internal/v1/admin/invitations', {
@@ -153,7 +141,6 @@ try {
   }
 } finally {
   for (const device of devices) device.close();
-  admin.close();
-  await stack.stop();
+  await stop();
 }
 process.exit(failed ? 1 : 0);
