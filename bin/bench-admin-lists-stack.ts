@@ -14,8 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
-import { hardLimit, seedReading, startBenchStack } from './bench-support';
+import { bulkPut, countCalls, hardLimit, seedReading, startBenchStack, type BulkItem } from './bench-support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'warn';
@@ -36,7 +35,7 @@ hardLimit(HARD_LIMIT_MS);
 
 const { stack, http, admin, stop } = await startBenchStack(root);
 // The stack's environment is set now: these are the modules its gateway runs.
-const { BatchWriteCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
 const { ddb, cognito } = await import('../lambdas/common/aws');
 const { createAccountItem } = await import('../lambdas/common/repositories/accounts');
 const { createProfileItem } = await import('../lambdas/common/repositories/profiles');
@@ -45,41 +44,16 @@ const { countsUpdateItem } = await import('../lambdas/common/repositories/direct
 const { recordItems } = await import('../lambdas/common/repositories/health-records');
 const { createMeasurement } = await import('../lambdas/common/health-records');
 
-/** Every call the handlers make through the shared clients, by command name. */
-const calls = new Map<string, number>();
-const counter: InitializeMiddleware<object, MetadataBearer> = (next, context) => (args) => {
-  const name = (context.commandName ?? '?').replace(/Command$/, '');
-  calls.set(name, (calls.get(name) ?? 0) + 1);
-  return next(args);
-};
-
-/** Writes items 25 at a time, 8 batches at once, until DynamoDB has taken every one. */
-const bulkWrite = async (writes: { table: string; item: Record<string, unknown> }[]) => {
-  const batches = Array.from({ length: Math.ceil(writes.length / 25) }, (_, i) =>
-    writes.slice(i * 25, i * 25 + 25),
-  );
-  for (let i = 0; i < batches.length; i += 8) {
-    await Promise.all(
-      batches.slice(i, i + 8).map(async (batch) => {
-        let requests: Record<string, { PutRequest: { Item: Record<string, unknown> } }[]> = {};
-        for (const { table, item } of batch) (requests[table] ??= []).push({ PutRequest: { Item: item } });
-        while (Object.keys(requests).length > 0) {
-          const result = await ddb.send(new BatchWriteCommand({ RequestItems: requests }));
-          requests = (result.UnprocessedItems ?? {}) as typeof requests;
-        }
-      }),
-    );
-  }
-};
-
-const putItem = (transactItem: { Put?: { TableName?: string; Item?: Record<string, unknown> } }) => ({
+const putItem = (transactItem: {
+  Put?: { TableName?: string; Item?: Record<string, unknown> };
+}): BulkItem => ({
   table: transactItem.Put?.TableName ?? '',
   item: transactItem.Put?.Item ?? {},
 });
 
 /** Bulk people `from` to `to - 1`: every twentieth a pending invitation, the others activated. */
 const seed = async (from: number, to: number) => {
-  const writes: { table: string; item: Record<string, unknown> }[] = [];
+  const writes: BulkItem[] = [];
   const start = Date.now() - to * 60_000;
   let people = 0;
   let pending = 0;
@@ -143,24 +117,23 @@ const seed = async (from: number, to: number) => {
         }),
       ),
     );
-    const takenAt = activatedAt;
     const id = randomUUID();
     for (const item of recordItems('M', {
       userId,
       id,
       subtype: 'weight',
-      at: takenAt,
+      at: activatedAt,
       item: {
         measurementId: id,
         userId,
-        ...seedReading({ type: 'weight', value: 70, takenAt }),
-        createdAt: takenAt,
+        ...seedReading({ type: 'weight', value: 70, takenAt: activatedAt }),
+        createdAt: activatedAt,
       },
     }))
       writes.push({ table: stack.tables.healthRecords, item });
     people += 1;
   }
-  await bulkWrite(writes);
+  await bulkPut(ddb, writes);
   const [update] = countsUpdateItem({ people, disabled, pendingInvitations: pending });
   if (update?.Update)
     await ddb.send(new UpdateCommand(update.Update as ConstructorParameters<typeof UpdateCommand>[0]));
@@ -200,20 +173,14 @@ try {
   const seconds = (performance.now() - seeding) / 1000;
 
   const tokens = { admin: admin.idToken, coach: coach.idToken, logger: logger.idToken };
-  ddb.middlewareStack.add(counter, { step: 'initialize', name: 'benchCallCounter' });
-  cognito.middlewareStack.add(counter, { step: 'initialize', name: 'benchCallCounter' });
+  const counted = countCalls([ddb, cognito]);
   const callsOf: Record<string, string> = {};
   for (const { name, path, as } of REQUESTS) {
-    calls.clear();
     const answer = await http.request('GET', path, { token: tokens[as] });
     if (answer.status !== 200) throw new Error(`GET ${path}: ${answer.status} ${answer.text}`);
-    callsOf[name] = [...calls]
-      .sort()
-      .map(([call, count]) => `${call} ${count}`)
-      .join(', ');
+    callsOf[name] = counted.take();
   }
-  ddb.middlewareStack.remove('benchCallCounter');
-  cognito.middlewareStack.remove('benchCallCounter');
+  counted.stop();
 
   const ready = {
     origin: stack.origin,

@@ -104,6 +104,7 @@ const stopSize = async (child: ChildProcess) => {
 };
 
 const children: ChildProcess[] = [];
+const clients: { close(): void }[] = [];
 const failures: string[] = [];
 try {
   const started = await Promise.all(
@@ -113,7 +114,9 @@ try {
       console.log(
         `Seeded ${size} people and invitations (${side.ready.seededPeople} bulk people, ${side.ready.seededPending} pending) in ${side.ready.seconds.toFixed(1)} s`,
       );
-      return { size, ...side, http: createHttpClient(side.ready.origin, LOCAL_CLIENT_ID) };
+      const http = createHttpClient(side.ready.origin, LOCAL_CLIENT_ID);
+      clients.push(http);
+      return { size, ...side, http };
     }),
   );
 
@@ -169,11 +172,11 @@ try {
       if (small.ready.calls[name] !== large.ready.calls[name])
         failures.push(`${name}: calls differ (${small.ready.calls[name]} vs ${large.ready.calls[name]})`);
     }
-  for (const side of started) side.http.close();
   if (failures.length > 0) {
     console.error(`\nAdmin list budgets not met:\n- ${failures.join('\n- ')}`);
     process.exitCode = 1;
   }
 } finally {
+  for (const client of clients) client.close();
   await Promise.all(children.map(stopSize));
 }

@@ -12,12 +12,10 @@
  */
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
-import { hardLimit, ms, seedReading, startBenchStack, timeRuns } from './bench-support';
+import { bulkPut, countCalls, hardLimit, ms, seedReading, startBenchStack, timeRuns } from './bench-support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'warn';
-const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
 const { LOCAL_CLIENT_ID } = await import('../infra/local/stack');
 const { createHttpClient } = await import('../test/fixtures/http-client');
 
@@ -47,15 +45,8 @@ const nextDeviceAddress = () => {
   return `127.0.${1 + Math.floor(devices / 250)}.${1 + (devices % 250)}`;
 };
 
-/** Counts every call the handlers make through the shared clients, by command name. */
-const calls = new Map<string, number>();
-const counter: InitializeMiddleware<object, MetadataBearer> = (next, context) => (args) => {
-  const name = context.commandName ?? '?';
-  calls.set(name, (calls.get(name) ?? 0) + 1);
-  return next(args);
-};
-ddb.middlewareStack.add(counter, { step: 'initialize', name: 'benchCallCounter' });
-cognito.middlewareStack.add(counter, { step: 'initialize', name: 'benchCallCounter' });
+/** Every call the handlers make through the shared clients. */
+const counted = countCalls([ddb, cognito]);
 
 try {
   const seeded = performance.now();
@@ -111,20 +102,10 @@ try {
       });
     }).flat(),
   );
-  const batches = Array.from({ length: Math.ceil(history.length / 25) }, (_, i) =>
-    history.slice(i * 25, i * 25 + 25),
+  await bulkPut(
+    ddb,
+    history.map((item) => ({ table, item })),
   );
-  await inBatches(batches, 8, async (batch) => {
-    let items: Record<string, unknown>[] = batch;
-    while (items.length > 0) {
-      const result = await ddb.send(
-        new BatchWriteCommand({ RequestItems: { [table]: items.map((Item) => ({ PutRequest: { Item } })) } }),
-      );
-      items = (result.UnprocessedItems?.[table] ?? []).flatMap((request): Record<string, unknown>[] =>
-        request.PutRequest?.Item ? [request.PutRequest.Item] : [],
-      );
-    }
-  });
   await inBatches(clientIds, 8, async (userId) => {
     for (let d = 0; d < RECENT_DAYS; d += 1) {
       const takenAt = new Date(now - d * DAY_MS - 3_600_000).toISOString();
@@ -150,9 +131,10 @@ try {
     return answer.body.clients;
   };
   await list();
-  calls.clear();
+  counted.take();
   const clients = await list();
-  const perRequest = [...calls].map(([name, count]) => `${name} ${count}`).join(', ');
+  const perRequest = counted.take();
+  counted.stop();
   const timing = await timeRuns(RUNS, list);
   console.log(
     `GET /v1/coach/clients, ${clients.length} clients (${clients.filter((c) => c.pendingReview).length} pending review): median ${ms(timing.median)}, min ${ms(timing.min)}, max ${ms(timing.max)} over ${RUNS} runs; per request: ${perRequest} (no Cognito call, no entry read)`,

@@ -1,4 +1,9 @@
-/** What the `npm run bench` scripts share: a hard time limit and timed runs reported as a median. */
+/**
+ * What the `npm run bench` scripts share: a hard time limit, timed runs reported as a median, a
+ * throwaway local stack, the bulk writes of their seeders and the count of the calls a request makes.
+ */
+import type { BatchWriteCommandOutput, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import { createMeasurementRequestSchema } from '../shared/health-schemas';
 
 /** Ends the process with an error when the benchmark runs longer than `ms`. */
@@ -73,4 +78,73 @@ export const seedReading = (body: Record<string, unknown>) => {
   const parsed = createMeasurementRequestSchema.safeParse(body);
   if (!parsed.success) throw new Error(`Bad seed reading: ${parsed.error.issues[0]?.message}`);
   return parsed.data;
+};
+
+/** An item for `bulkPut`: the table's name and the item as the write paths store it. */
+export interface BulkItem {
+  readonly table: string;
+  readonly item: Record<string, unknown>;
+}
+
+/**
+ * Writes items with BatchWriteItem, 25 a call and 8 calls at once, until DynamoDB has taken every one
+ * (what it leaves unprocessed is sent again). For seeders: no condition is checked, nothing is audited.
+ */
+export const bulkPut = async (client: DynamoDBDocumentClient, items: readonly BulkItem[]): Promise<void> => {
+  const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+  type Requests = NonNullable<BatchWriteCommandOutput['UnprocessedItems']>;
+  const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) =>
+    items.slice(i * 25, i * 25 + 25),
+  );
+  for (let i = 0; i < batches.length; i += 8) {
+    await Promise.all(
+      batches.slice(i, i + 8).map(async (batch) => {
+        let requests: Requests = {};
+        for (const { table, item } of batch) (requests[table] ??= []).push({ PutRequest: { Item: item } });
+        while (Object.keys(requests).length > 0) {
+          const result = await client.send(new BatchWriteCommand({ RequestItems: requests }));
+          requests = result.UnprocessedItems ?? {};
+        }
+      }),
+    );
+  }
+};
+
+/** An AWS SDK client whose middleware stack can count its calls (the handlers' shared clients). */
+interface Countable {
+  readonly middlewareStack: {
+    add(
+      middleware: InitializeMiddleware<object, MetadataBearer>,
+      options: { step: 'initialize'; name: string },
+    ): void;
+    remove(name: string): boolean;
+  };
+}
+
+/**
+ * Counts every call made through `clients`, by command name (`GetItem`, `ListUsers`, ...), until `stop`.
+ * `take` answers the calls since the last `take` (or the start), sorted, as `GetItem 1, Query 1`.
+ */
+export const countCalls = (clients: readonly Countable[]) => {
+  const name = 'benchCallCounter';
+  const calls = new Map<string, number>();
+  const counter: InitializeMiddleware<object, MetadataBearer> = (next, context) => (args) => {
+    const command = (context.commandName ?? '?').replace(/Command$/, '');
+    calls.set(command, (calls.get(command) ?? 0) + 1);
+    return next(args);
+  };
+  for (const client of clients) client.middlewareStack.add(counter, { step: 'initialize', name });
+  return {
+    take: (): string => {
+      const taken = [...calls]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([command, count]) => `${command} ${count}`)
+        .join(', ');
+      calls.clear();
+      return taken;
+    },
+    stop: (): void => {
+      for (const client of clients) client.middlewareStack.remove(name);
+    },
+  };
 };

@@ -12,9 +12,9 @@
  * requests over its own summed time. Prints both and the ratio; fails under `MIN_RATIO`, a guard
  * against regressions of the path, which is not issue 12's 0.5 (not met: see the decision record).
  */
-import { Agent, request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { hardLimit, startBenchStack } from './bench-support';
+import { loopbackClient } from '../test/fixtures/loopback-client';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'warn';
@@ -57,21 +57,8 @@ const timeBlock = async (count: number, width: number, call: () => Promise<void>
 const { stack, admin, stop } = await startBenchStack(root);
 // The same HTTP client on both sides: the SDK sends the bare GetItems over node:http with keep-alive, and
 // so does this (fetch cost about 0.8 ms a request more here, which is the client's, not our path's).
-const agent = new Agent({ keepAlive: true });
-const getMe = () =>
-  new Promise<number>((resolveStatus, reject) => {
-    const request = httpRequest(
-      `${stack.origin}/v1/users/me`,
-      { agent, headers: { authorization: `Bearer ${admin.idToken}` } },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolveStatus(response.statusCode ?? 0));
-        response.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end();
-  });
+const client = loopbackClient(stack.origin, '127.0.0.1');
+const authorization = { authorization: `Bearer ${admin.idToken}` };
 const documents = DynamoDBDocumentClient.from(
   new DynamoDBClient({
     endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
@@ -95,7 +82,7 @@ try {
       if (!gate.Item || !profile.Item) throw new Error('the account or the profile is missing');
     },
     api: async () => {
-      const status = await getMe();
+      const { status } = await client.send('GET', '/v1/users/me', { headers: authorization });
       if (status !== 200) throw new Error(`GET /v1/users/me answered ${status}`);
     },
   };
@@ -129,6 +116,6 @@ try {
   }
 } finally {
   documents.destroy();
-  agent.destroy();
+  client.close();
   await stop();
 }
