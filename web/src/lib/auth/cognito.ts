@@ -65,6 +65,7 @@ export const getSessionUser = async (): Promise<SessionUser | null> => {
  * The refresh failures after which Amplify has dropped the stored tokens (its token orchestrator's
  * authentication errors): the session is over, whichever of them Cognito answered. A refresh token
  * rotated out more than the grace period ago is `RefreshTokenReuseException`, not `NotAuthorizedException`.
+ * Amplify's list is private; `session-ending-errors.test.ts` runs its real orchestrator against this one.
  */
 const SESSION_ENDING_ERRORS = [
   'NotAuthorizedException',
