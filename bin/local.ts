@@ -145,6 +145,11 @@ const main = async () => {
   });
   if (running && !stopRequest.signal.aborted) {
     const { stack, started } = running;
+    const { accounts, invitations } = stack.directoryBackfill;
+    if (accounts + invitations > 0)
+      console.log(
+        `Listed ${accounts} account(s) and ${invitations} invitation(s) kept from an earlier version in User Management.`,
+      );
     if (stack.adminActivationLink) console.log(`Admin activation link: ${stack.adminActivationLink}`);
     console.log(`Ready on ${stack.origin}`);
     if (process.env.LOCAL_TIMING) console.log(`Started in ${Date.now() - started} ms`);

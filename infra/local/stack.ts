@@ -8,6 +8,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { backfillDirectory, type BackfillResult } from '../../lambdas/common/directory-backfill';
 import { handler as createAuthChallenge } from '../../lambdas/cognito/create-auth-challenge';
 import { handler as defineAuthChallenge } from '../../lambdas/cognito/define-auth-challenge';
 import { handler as verifyAuthChallengeResponse } from '../../lambdas/cognito/verify-auth-challenge';
@@ -53,6 +54,8 @@ export interface LocalStack {
   readonly tables: TableNames;
   /** The run's IAM key pair: what admin tools (and tests) sign Cognito admin calls with. */
   readonly credentials: AwsCredentials;
+  /** What this start placed in the user directory from a data folder of an earlier version. */
+  readonly directoryBackfill: BackfillResult;
   stop(): Promise<void>;
 }
 
@@ -190,6 +193,9 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       credentials: { ...RUN_CREDENTIALS },
     };
     Object.assign(process.env, lambdaEnvironment(file));
+    // A data folder of 0.6.0 holds people the list indexes do not know yet: placed before any request.
+    const directoryBackfill = await backfillDirectory();
+    options.signal?.throwIfAborted();
 
     const cognito = createLocalCognito({
       region: DEFAULT_REGION,
@@ -250,7 +256,14 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     }
 
     const adminActivationLink = await ensureBootstrapAdmin(options.bootstrapAdminEmail, origin);
-    return { origin, adminActivationLink, tables, credentials: { ...file.credentials }, stop };
+    return {
+      origin,
+      adminActivationLink,
+      tables,
+      credentials: { ...file.credentials },
+      directoryBackfill,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

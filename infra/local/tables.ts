@@ -6,6 +6,7 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type AttributeDefinition,
   type DynamoDBClient,
@@ -13,6 +14,7 @@ import {
 import {
   TABLES,
   TABLE_KEYS,
+  type IndexDefinition,
   type KeyAttribute,
   type TableDefinition,
   type TableKey,
@@ -42,6 +44,36 @@ const attributeDefinitions = (definition: TableDefinition): AttributeDefinition[
   return [...unique].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }));
 };
 
+const indexDefinition = (index: IndexDefinition) => ({
+  IndexName: index.indexName,
+  KeySchema: keySchema(index.partitionKey, index.sortKey),
+  Projection: { ProjectionType: 'ALL' as const },
+});
+
+/**
+ * Adds the indexes a table kept from an earlier `npm start` lacks (a folder from 0.6.0 has no list
+ * indexes: docs/decisions/058-admin-lists-at-scale.md), one at a time as DynamoDB requires; DynamoDB
+ * Local fills each from the items already there. Indexes the definition no longer has are left.
+ */
+const addMissingIndexes = async (
+  client: DynamoDBClient,
+  name: string,
+  definition: TableDefinition,
+): Promise<void> => {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+  const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of definition.globalSecondaryIndexes ?? []) {
+    if (present.has(index.indexName)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: name,
+        AttributeDefinitions: attributeDefinitions(definition),
+        GlobalSecondaryIndexUpdates: [{ Create: indexDefinition(index) }],
+      }),
+    );
+  }
+};
+
 const createOne = async (
   client: DynamoDBClient,
   name: string,
@@ -54,11 +86,7 @@ const createOne = async (
         BillingMode: 'PAY_PER_REQUEST',
         KeySchema: keySchema(definition.partitionKey, definition.sortKey),
         AttributeDefinitions: attributeDefinitions(definition),
-        GlobalSecondaryIndexes: definition.globalSecondaryIndexes?.map((index) => ({
-          IndexName: index.indexName,
-          KeySchema: keySchema(index.partitionKey, index.sortKey),
-          Projection: { ProjectionType: 'ALL' },
-        })),
+        GlobalSecondaryIndexes: definition.globalSecondaryIndexes?.map(indexDefinition),
       }),
     );
     if (definition.timeToLiveAttribute) {
@@ -70,9 +98,9 @@ const createOne = async (
       );
     }
   } catch (error) {
-    // Tables persisted by an earlier `npm start` are kept as they are.
+    // Tables persisted by an earlier `npm start` are kept, with the indexes added since.
     if (!(error instanceof ResourceInUseException)) throw error;
-    await client.send(new DescribeTableCommand({ TableName: name }));
+    await addMissingIndexes(client, name, definition);
   }
 };
 
