@@ -12,6 +12,7 @@ import {
   type DirectoryCounts,
   type InvitationList,
 } from '../../shared/directory';
+import { AUDIT_RETENTION_DAYS } from '../../shared/audit';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
 import { startPeople, type People } from '../fixtures/health-people';
 
@@ -347,5 +348,31 @@ describe('counts kept on write (issue 12)', () => {
     const after = await counts();
     expect(after).toEqual(await truth());
     expect(after.people).toBe(before.people - 1);
+  });
+});
+
+describe('the Audit Log, bounded by what it keeps', () => {
+  it('reads from this month back whatever `to` says: a `to` in the year 9999 is not 95,000 months of Queries', async () => {
+    const { ddb } = await import('../../lambdas/common/aws');
+    let queries = 0;
+    const counter: InitializeMiddleware<object, MetadataBearer> = (next, context) => (args) => {
+      if (context.commandName === 'QueryCommand') queries += 1;
+      // Fails fast instead of running for minutes: the retention spans at most 15 months.
+      if (queries > 50) throw new Error('The Audit Log read more than 50 months.');
+      return next(args);
+    };
+    ddb.middlewareStack.add(counter, { step: 'initialize', name: 'auditQueryCounter' });
+    try {
+      const page = await api<{ events: { type: string }[] }>(
+        'GET',
+        `/internal/v1/admin/audit?${new URLSearchParams({ to: '9999-12-31T23:59:59.000Z', limit: '5' })}`,
+      );
+      expect(page.status, page.text).toBe(200);
+      // The newest events are there (the activations and invitations of this file), read in this month.
+      expect(page.body.events).toHaveLength(5);
+      expect(queries).toBeLessThanOrEqual(Math.ceil(AUDIT_RETENTION_DAYS / 28) + 1);
+    } finally {
+      ddb.middlewareStack.remove('auditQueryCounter');
+    }
   });
 });

@@ -62,7 +62,8 @@ const planFor = (query: AuditListQuery, now: Date): Plan => {
   }
   if (query.type !== undefined)
     return { index: 'byType', partition: { name: 'type', values: [query.type] }, filters };
-  const newest = query.to ?? now.toISOString();
+  // Months after now hold nothing: a `to` in the future (even the year 9999) reads from this month on.
+  const newest = query.to !== undefined && query.to < now.toISOString() ? query.to : now.toISOString();
   const retained = new Date(now.getTime() - AUDIT_RETENTION_DAYS * DAY_MS).toISOString();
   const oldest = query.from !== undefined && query.from > retained ? query.from : retained;
   return { partition: { name: 'pk', values: monthsBetween(newest, oldest) }, filters };
