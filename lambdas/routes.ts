@@ -512,10 +512,12 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     path: '/v1/users/me/export',
     auth: 'user',
     entry: 'lambdas/api/users/export-me.ts',
-    // The profile, then every measurement and log of the caller through the byOwner index.
+    // The profile, then every measurement and log of the caller through the byOwner index; the export
+    // is audited (data.exported).
     tables: {
       profiles: [{ actions: ['GetItem'] }],
       healthRecords: [{ actions: ['Query'], index: 'byOwner' }],
+      auditEvents: [{ actions: ['PutItem'] }],
     },
     cognitoActions: [],
     pageCursors: true,

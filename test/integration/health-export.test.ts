@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import type { Bundle, Observation, Patient } from 'fhir/r4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEASUREMENT_TYPES } from '../../shared/health';
+import type { AuditEvent } from '../../shared/audit';
 import type { HealthLog, Measurement } from '../../shared/health-schemas';
 import type { UserProfile } from '../../shared/schemas';
 import { startHealthPeople, type HealthPeople } from '../fixtures/health-people';
@@ -176,5 +177,42 @@ describe('the FHIR export', () => {
     if (!observation) throw new Error('no observation');
     observation.resource.status = 'finished';
     expect(validator.validate(broken, true).length).toBeGreaterThan(0);
+  });
+});
+
+describe('the audit log', () => {
+  const exportsOf = async (token: string) => {
+    const activity = await people.http.request<{ events: AuditEvent[] }>('GET', '/v1/users/me/activity', {
+      token,
+    });
+    expect(activity.status).toBe(200);
+    return activity.body.events.filter((event) => event.type === 'data.exported');
+  };
+
+  it('records every export as data.exported by and of the person, in their Recent activity', async () => {
+    const b = people.b;
+    expect(await exportsOf(b.idToken)).toEqual([]);
+    for (const format of ['json', 'fhir'] as const) {
+      const response = await fetch(`${people.stack.origin}/v1/users/me/export?format=${format}`, {
+        headers: { authorization: `Bearer ${b.idToken}` },
+      });
+      expect(response.status).toBe(200);
+    }
+    const refused = await fetch(`${people.stack.origin}/v1/users/me/export?format=xml`, {
+      headers: { authorization: `Bearer ${b.idToken}` },
+    });
+    expect(refused.status).toBe(400);
+    const events = await exportsOf(b.idToken);
+    // Newest first; a refused request records nothing; the event holds the format and no health data.
+    expect(
+      events.map(({ actorId, subjectId, outcome, details }) => ({ actorId, subjectId, outcome, details })),
+    ).toEqual(
+      ['fhir', 'json'].map((format) => ({
+        actorId: b.userId,
+        subjectId: b.userId,
+        outcome: 'success',
+        details: { format },
+      })),
+    );
   });
 });

@@ -1,9 +1,12 @@
 /**
  * GET /v1/users/me/export: a download of everything the caller's account holds: the profile, every
  * measurement and every daily log as JSON, or the profile and measurements as a FHIR R4 Bundle.
+ * Audited (SPEC-2 section 4, "data exported") once everything is read and before it is answered: when
+ * the event cannot be written, nothing is exported (503).
  */
 import { exportQuerySchema, type HealthLog, type Measurement } from '../../../shared/health-schemas';
 import { API_MESSAGES } from '../../../shared/messages';
+import { originOf, recordAudit } from '../../common/audit';
 import { NotFound } from '../../common/errors';
 import { fhirBundle } from '../../common/fhir-export';
 import { httpHandler, ok } from '../../common/http';
@@ -12,21 +15,30 @@ import { getProfile } from '../../common/repositories/profiles';
 
 const download = (name: string) => ({ 'Content-Disposition': `attachment; filename="${name}"` });
 
-export const handler = httpHandler({ auth: 'user', query: exportQuerySchema }, async ({ query, caller }) => {
-  const profile = await getProfile(caller.sub);
-  if (!profile) throw new NotFound(API_MESSAGES.profileNotFound);
-  const exportedAt = new Date().toISOString();
-  const day = exportedAt.slice(0, 10);
-  const measurements = (await listAllRecords(caller.sub, 'M')) as Measurement[];
-  if (query.format === 'fhir') {
+export const handler = httpHandler(
+  { auth: 'user', query: exportQuerySchema },
+  async ({ query, caller, event }) => {
+    const profile = await getProfile(caller.sub);
+    if (!profile) throw new NotFound(API_MESSAGES.profileNotFound);
+    const exportedAt = new Date().toISOString();
+    const day = exportedAt.slice(0, 10);
+    const measurements = (await listAllRecords(caller.sub, 'M')) as Measurement[];
+    const logs = query.format === 'fhir' ? [] : ((await listAllRecords(caller.sub, 'L')) as HealthLog[]);
+    await recordAudit(originOf(event), {
+      type: 'data.exported',
+      actorId: caller.sub,
+      subjectId: caller.sub,
+      details: { format: query.format },
+    });
+    if (query.format === 'fhir') {
+      return {
+        ...ok(fhirBundle(profile, measurements, exportedAt)),
+        headers: { 'Content-Type': 'application/fhir+json', ...download(`health-records-${day}.fhir.json`) },
+      };
+    }
     return {
-      ...ok(fhirBundle(profile, measurements, exportedAt)),
-      headers: { 'Content-Type': 'application/fhir+json', ...download(`health-records-${day}.fhir.json`) },
+      ...ok({ exportedAt, profile, measurements, logs }),
+      headers: download(`health-records-${day}.json`),
     };
-  }
-  const logs = (await listAllRecords(caller.sub, 'L')) as HealthLog[];
-  return {
-    ...ok({ exportedAt, profile, measurements, logs }),
-    headers: download(`health-records-${day}.json`),
-  };
-});
+  },
+);

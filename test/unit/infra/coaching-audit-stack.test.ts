@@ -249,6 +249,8 @@ describe('audit log grants', () => {
     'DeleteUser',
     'DeleteMe',
     'ResendInvitation',
+    // SPEC-2 section 4: data exported.
+    'ExportMe',
   ];
   const READERS = ['ListAudit', 'ListMyActivity'];
   /** The functions whose role has any DynamoDB action on the audit table or an index of it. */

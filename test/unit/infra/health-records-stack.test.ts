@@ -199,6 +199,7 @@ describe('health functions', () => {
       'dynamodb:GetItem profiles',
       'dynamodb:Query healthRecords/index/byOwner',
       ...lines(KEY_READ, 'healthRecords key'),
+      'dynamodb:PutItem auditEvents',
     ],
     // A coach reads a client's records as the client does, once the client's state names the coach,
     // and only after the read is in the audit log (coaching-audit-stack.test.ts).
