@@ -291,6 +291,8 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
         { actions: ['PutItem'], keys: ['proof#*'] },
         // Reads a recovery code; the recovery transaction spends it.
         { actions: ['GetItem', 'DeleteItem'], keys: ['recovery#*'] },
+        // The recovery transaction also deletes the challenge of a passkey an earlier session was adding.
+        { actions: ['DeleteItem'], keys: ['passkey#*'] },
         // Counts attempts per email and per address (SPEC-2 section 5).
         LIMIT_COUNTERS,
       ],

@@ -6,6 +6,7 @@
 import { ListUsersCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ACCOUNT_MESSAGES,
@@ -377,6 +378,134 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     const late = await pending();
     expect(late).toMatchObject({ status: 401, body: { message: API_MESSAGES.signInFailed } });
     Object.assign(world.people.other, { authenticator: renewed.authenticator });
+  });
+
+  /** A person of their own, invited and activated for one test. */
+  const activatedPerson = async (email: string) => {
+    const invite = await api<{ activationCode: string }>(
+      'POST',
+      '/internal/v1/admin/invitations',
+      token.admin,
+      {
+        email,
+      },
+    );
+    return world.http.activate(email, invite.body.activationCode);
+  };
+
+  /**
+   * Runs `meanwhile` once, when the stack is about to send its first `commandName` whose input mentions
+   * `marker`, then lets that call go on: another request committing inside the gap between a handler's
+   * reads and its write.
+   */
+  const interleave = async (commandName: string, marker: string, meanwhile: () => Promise<void>) => {
+    const { ddb } = await import('../../lambdas/common/aws');
+    const name = `interleave ${marker}`;
+    let fired = false;
+    const hook: InitializeMiddleware<object, MetadataBearer> = (next, context) => async (args) => {
+      if (!fired && context.commandName === commandName && JSON.stringify(args.input).includes(marker)) {
+        fired = true;
+        await meanwhile();
+      }
+      return next(args);
+    };
+    ddb.middlewareStack.add(hook, { step: 'initialize', name });
+    return { fired: () => fired, remove: () => ddb.middlewareStack.remove(name) };
+  };
+
+  it('refuses a passkey added by a session a recovery ended while the add was under way (401)', async () => {
+    const email = 'raced-add@example.com';
+    const person = await activatedPerson(email);
+    // Someone holding the person's freshly signed-in session starts adding a passkey of their own.
+    const session = await signInAs(person.authenticator);
+    const options = await api<Parameters<SoftwareAuthenticator['createCredential']>[0]>(
+      'POST',
+      '/v1/users/me/passkeys/options',
+      session.idToken,
+    );
+    expect(options.status).toBe(200);
+    const intruder = new SoftwareAuthenticator(world.stack.origin);
+    const registrationResponse = intruder.createCredential(options.body);
+    const issued = await api<{ activationCode: string }>(
+      'POST',
+      `/internal/v1/admin/users/${person.userId}/recovery`,
+      token.admin,
+    );
+    // The person completes the recovery after the add passed its checks, before its transaction.
+    let renewed: Awaited<ReturnType<typeof world.http.activate>> | undefined;
+    const race = await interleave('TransactWriteItemsCommand', 'passkey.added', async () => {
+      renewed = await world.http.activate(email, issued.body.activationCode);
+    });
+    try {
+      const added = await api('POST', '/v1/users/me/passkeys', session.idToken, { registrationResponse });
+      expect(race.fired()).toBe(true);
+      expect(added).toMatchObject({ status: 401, body: { message: API_MESSAGES.unauthorized } });
+    } finally {
+      race.remove();
+    }
+    await expect(signInAs(intruder)).rejects.toThrow(/sign-in failed with 401/);
+    // Only the recovery's passkey is left, and no challenge the old session asked for.
+    expect(await passkeysOf(renewed?.idToken ?? '')).toHaveLength(1);
+    expect((await world.scan('passkeys')).filter((item) => item.userId === person.userId)).toHaveLength(1);
+    expect(
+      (await world.scan('authChallenges')).filter((item) => item.pk === `passkey#${person.userId}`),
+    ).toEqual([]);
+    expect(await auditOf('passkey.added', person.userId)).toEqual([]);
+  });
+
+  it('refuses a passkey added by a session signed out while the add was under way, not one of another session', async () => {
+    const email = 'raced-signout@example.com';
+    const person = await activatedPerson(email);
+    const leaving = await signInAs(person.authenticator);
+    const staying = await signInAs(person.authenticator);
+    const options = await api<Parameters<SoftwareAuthenticator['createCredential']>[0]>(
+      'POST',
+      '/v1/users/me/passkeys/options',
+      leaving.idToken,
+    );
+    const device = new SoftwareAuthenticator(world.stack.origin);
+    const registrationResponse = device.createCredential(options.body);
+    const race = await interleave('TransactWriteItemsCommand', 'passkey.added', async () => {
+      expect((await api('POST', '/v1/users/me/sign-out', leaving.idToken, {})).status).toBe(204);
+    });
+    try {
+      const added = await api('POST', '/v1/users/me/passkeys', leaving.idToken, { registrationResponse });
+      expect(race.fired()).toBe(true);
+      expect(added).toMatchObject({ status: 401, body: { message: API_MESSAGES.unauthorized } });
+    } finally {
+      race.remove();
+    }
+    await expect(signInAs(device)).rejects.toThrow(/sign-in failed with 401/);
+    // The person's other session still adds one.
+    expect((await addPasskey(staying.idToken)).answer.status).toBe(201);
+    expect(await passkeysOf(staying.idToken)).toHaveLength(2);
+  });
+
+  it('opens no session with a proof issued after a recovery that committed once the sign-in was checked', async () => {
+    const email = 'raced-signin@example.com';
+    const person = await activatedPerson(email);
+    const issued = await api<{ activationCode: string }>(
+      'POST',
+      `/internal/v1/admin/users/${person.userId}/recovery`,
+      token.admin,
+    );
+    // The old passkey's sign-in passed the account check and moved its counter; the recovery
+    // completes (and its new second begins) before the proof is issued.
+    const race = await interleave('PutItemCommand', 'signin.succeeded', async () => {
+      await world.http.activate(email, issued.body.activationCode);
+    });
+    let verified: Awaited<ReturnType<Awaited<ReturnType<typeof world.http.prepareSignIn>>>>;
+    try {
+      verified = await (await world.http.prepareSignIn(person.authenticator))();
+      expect(race.fired()).toBe(true);
+    } finally {
+      race.remove();
+    }
+    expect(verified.status).toBe(200);
+    await expect(
+      world.http.signInWithProof(verified.body.cognitoUsername, verified.body.passkeyProof),
+    ).rejects.toThrow();
+    await expect(signInAs(person.authenticator)).rejects.toThrow(/sign-in failed with 401/);
   });
 });
 

@@ -10,8 +10,9 @@
  * single-use passkey proof so the new user signs in without a second biometric prompt.
  *
  * A recovery code (SPEC-2 section 3.2): one transaction spends the code, stores the new credential,
- * removes every earlier passkey of the account and moves its `tokensValidAfter` to now; then every
- * session of the person is signed out. The userId, profile, records, coach and notes stay.
+ * removes every earlier passkey of the account and the challenge of one being added, and moves its
+ * `tokensValidAfter` to now; then every session of the person is signed out. The userId, profile,
+ * records, coach and notes stay.
  */
 import { UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
@@ -48,6 +49,7 @@ import {
 } from '../../common/repositories/accounts';
 import {
   consumeRecoveryItem,
+  deletePasskeyChallengeItem,
   findRecovery,
   type RecoveryGrant,
 } from '../../common/repositories/auth-challenges';
@@ -63,6 +65,9 @@ import { startActivationAttempt } from '../../common/limits';
 import { verifyNewPasskey } from '../../common/webauthn';
 
 const rejected = () => new BadRequest(API_MESSAGES.registrationFailed);
+
+/** An activated account's `tokensValidAfter`: every sign-in of it counts. */
+const NEW_ACCOUNT_TOKENS_VALID_AFTER = 0;
 
 /** Neither the invitation's code nor a recovery's: the one refusal that counts against the email. */
 class WrongCode extends BadRequest {
@@ -119,6 +124,8 @@ const recover = async (body: Body, recovery: RecoveryGrant, origin: RequestOrigi
     spendCode,
     putPasskeyItem(newPasskeyRecord(pending, registration, now)),
     ...earlier.map((credentialId) => deletePasskeyItem(account.userId, credentialId)),
+    // A passkey an earlier session was adding can no longer be finished with its challenge.
+    deletePasskeyChallengeItem(account.userId),
     // Only if nobody changed the account meanwhile (a passkey added, a role changed): try again then.
     updateAccountItem(
       account.userId,
@@ -142,7 +149,7 @@ const recover = async (body: Body, recovery: RecoveryGrant, origin: RequestOrigi
   // Refresh tokens die here; id tokens from an earlier sign-in are refused by the session check.
   await signOutEverywhere(account.cognitoUsername);
   await untilTokensValid(tokensValidAfter);
-  return pending;
+  return { pending, tokensValidAfter };
 };
 
 export const handler = httpHandler(
@@ -184,21 +191,29 @@ const register = async (body: Body, origin: RequestOrigin) => {
     // Not a pending invitation's code: a recovery code, or nothing.
     const recovery = await findRecovery(body.email);
     if (recovery && secretsEqual(recovery.activationCode, body.activationCode)) {
-      const pending = await recover(body, recovery, origin);
-      return ok(await proofFor(pending));
+      const { pending, tokensValidAfter } = await recover(body, recovery, origin);
+      return ok(await proofFor(pending, tokensValidAfter));
     }
     if (invitationCode) throw new Conflict(API_MESSAGES.activationCodeUsed);
     throw new WrongCode();
   }
   if (invitationExpired(invitation) || !(await issuerStillAdmin(invitation))) throw rejected();
   const pending = await activate(body, invitation, origin);
-  return ok(await proofFor(pending));
+  return ok(await proofFor(pending, NEW_ACCOUNT_TOKENS_VALID_AFTER));
 };
 
-const proofFor = async (pending: RegistrationChallenge) => ({
+/**
+ * The proof the person signs in with, good only while the account keeps the `tokensValidAfter` this
+ * registration committed (a later recovery, disable or role change voids it).
+ */
+const proofFor = async (pending: RegistrationChallenge, tokensValidAfter: number) => ({
   userId: pending.userId,
   cognitoUsername: pending.cognitoUsername,
-  passkeyProof: await issuePasskeyProof({ userId: pending.userId, cognitoUsername: pending.cognitoUsername }),
+  passkeyProof: await issuePasskeyProof({
+    userId: pending.userId,
+    cognitoUsername: pending.cognitoUsername,
+    tokensValidAfter,
+  }),
 });
 
 /** An invitation's first passkey: the account, its profile and its groups come to life. */
@@ -242,7 +257,7 @@ const activate = async (body: Body, invitation: InvitationRecord, origin: Reques
       userHandle: pending.userHandle,
       roles: canonicalRoles(invitation.roles),
       status: 'active',
-      tokensValidAfter: 0,
+      tokensValidAfter: NEW_ACCOUNT_TOKENS_VALID_AFTER,
       credentialIds: new Set([registration.credential.id]),
       createdAt: now,
       updatedAt: now,

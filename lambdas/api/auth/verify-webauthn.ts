@@ -95,7 +95,8 @@ export const handler = httpHandler(
     // The BE flag never changes for a credential (WebAuthn Level 3, section 7.2 step 20).
     if (verified.backupEligible !== backupEligibleOf(passkey))
       throw await failed(origin, 'backup-eligibility-changed', passkey.userId);
-    // A disabled person (or one being deleted) gets no proof (SPEC-2 section 3.3).
+    // A disabled person (or one being deleted) gets no proof (SPEC-2 section 3.3). The proof carries
+    // the `tokensValidAfter` read here: a recovery committing from now on voids it, whenever it is issued.
     const account = await getAccountGate(passkey.userId);
     if (account?.status !== 'active') throw await failed(origin, 'account-disabled', passkey.userId);
 
@@ -122,6 +123,7 @@ export const handler = httpHandler(
     const passkeyProof = await issuePasskeyProof({
       userId: passkey.userId,
       cognitoUsername: passkey.cognitoUsername,
+      tokensValidAfter: account.tokensValidAfter,
     });
     return ok({ userId: passkey.userId, cognitoUsername: passkey.cognitoUsername, passkeyProof });
   },

@@ -1,7 +1,8 @@
 /**
  * POST /v1/users/me/passkeys: stores another passkey of the caller, verified against the challenge
  * the options call stored for them. One transaction spends the challenge, stores the credential, adds
- * it to the account's list and records the event.
+ * it to the account's list (only while the caller's session is still valid: a recovery, disable or
+ * sign-out that commits after the request was checked cancels it) and records the event.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { ACCOUNT_MESSAGES, addPasskeyRequestSchema } from '../../../shared/account';
@@ -10,6 +11,7 @@ import { auditTransactItem, originOf } from '../../common/audit';
 import { BadRequest, Conflict, Unauthorized } from '../../common/errors';
 import { created, httpHandler } from '../../common/http';
 import { requireRecentSignIn, toPasskey } from '../../common/passkey-view';
+import { sessionOutlivedBy } from '../../common/session';
 import { addCredentialItem, getAccount } from '../../common/repositories/accounts';
 import { consumePasskeyChallengeItem, findPasskeyChallenge } from '../../common/repositories/auth-challenges';
 import {
@@ -36,10 +38,15 @@ export const handler = httpHandler(
       ...(body.name !== undefined && { name: body.name }),
     };
     const storeCredential = putPasskeyItem(passkey);
+    const listCredential = addCredentialItem(caller.sub, passkey.credentialId, {
+      authTime: caller.authTime,
+      originJti: caller.originJti,
+      outlivedBy: sessionOutlivedBy(caller.authTime),
+    });
     const items = [
       consumePasskeyChallengeItem(caller.sub, challenge),
       storeCredential,
-      addCredentialItem(caller.sub, passkey.credentialId),
+      listCredential,
       auditTransactItem(originOf(event), {
         type: 'passkey.added',
         actorId: caller.sub,
@@ -52,6 +59,9 @@ export const handler = httpHandler(
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
+      // The session ended (or the account changed state) after the session check: as that check answers.
+      if (reasons[items.indexOf(listCredential)]?.Code === 'ConditionalCheckFailed')
+        throw new Unauthorized(API_MESSAGES.unauthorized);
       if (reasons[items.indexOf(storeCredential)]?.Code === 'ConditionalCheckFailed')
         throw new Conflict(ACCOUNT_MESSAGES.passkeyExists);
       // The challenge was used by a concurrent request, or it expired.

@@ -201,14 +201,40 @@ export const activeAdminCheckItem = (userId: string): TransactItem => ({
   },
 });
 
-/** Transaction item adding a credential to the person's list. */
-export const addCredentialItem = (userId: string, credentialId: string): TransactItem => ({
+/** The session a write is made in, as the session check knows it (`lambdas/common/session.ts`). */
+export interface WritingSession {
+  /** Epoch seconds of the sign-in the session descends from. */
+  readonly authTime: number;
+  readonly originJti: string;
+  /** Until when a sign-out of this session is remembered (`sessionOutlivedBy(authTime)`). */
+  readonly outlivedBy: number;
+}
+
+/**
+ * Transaction item adding a credential to the person's list, only while the session adding it still
+ * passes the session check: the account active, no recovery, disable or sign-out everywhere since its
+ * sign-in (`tokensValidAfter`), the session not signed out. A recovery that commits after the request
+ * was checked cancels the add, so no passkey outlives the recovery.
+ */
+export const addCredentialItem = (
+  userId: string,
+  credentialId: string,
+  session: WritingSession,
+): TransactItem => ({
   Update: {
     TableName: table(),
     Key: { userId },
     UpdateExpression: 'ADD credentialIds :id SET updatedAt = :now',
-    ConditionExpression: 'attribute_exists(userId)',
-    ExpressionAttributeValues: { ':id': new Set([credentialId]), ':now': new Date().toISOString() },
+    ConditionExpression:
+      '#status = :active AND tokensValidAfter <= :authTime AND NOT contains(signedOutSessions, :session)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':id': new Set([credentialId]),
+      ':now': new Date().toISOString(),
+      ':active': 'active',
+      ':authTime': session.authTime,
+      ':session': signedOutEntry(session.originJti, session.outlivedBy),
+    },
   },
 });
 

@@ -39,6 +39,11 @@ export interface StoredProof {
   readonly cognitoUsername: string;
   /** Epoch milliseconds: a proof from before a change to the account opens no session. */
   readonly issuedAt?: number;
+  /**
+   * The account's `tokensValidAfter` as the check before the proof read it: a proof redeemed after the
+   * account moved it (a recovery, disable or role change since that check) opens no session.
+   */
+  readonly tokensValidAfter?: number;
   readonly expiresAt: number;
 }
 
@@ -145,6 +150,14 @@ export const findPasskeyChallenge = async (userId: string): Promise<string | und
   const item = result.Item as { challenge: string; expiresAt: number } | undefined;
   return item && item.expiresAt > nowSeconds() ? item.challenge : undefined;
 };
+
+/**
+ * Transaction item deleting the challenge of a passkey the person was adding, if any: a recovery
+ * leaves no ceremony of an earlier session to finish.
+ */
+export const deletePasskeyChallengeItem = (userId: string): TransactItem => ({
+  Delete: { TableName: table(), Key: { pk: passkeyKey(userId) } },
+});
 
 /** Transaction item that consumes exactly this passkey challenge, still unexpired. */
 export const consumePasskeyChallengeItem = (userId: string, challenge: string): TransactItem => ({

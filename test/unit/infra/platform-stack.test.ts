@@ -509,8 +509,10 @@ describe('least-privilege IAM', () => {
         'dynamodb:PutItem authChallenges registration#*',
         'dynamodb:UpdateItem authChallenges limit#*',
       ],
-      // The challenge read and spent; a recovery's code read and spent in the same transaction.
+      // The challenge read and spent; a recovery's code read and spent in the same transaction, which
+      // also deletes the challenge of a passkey an earlier session was adding.
       RegisterPasskey: [
+        'dynamodb:DeleteItem authChallenges passkey#*',
         'dynamodb:DeleteItem authChallenges recovery#*',
         'dynamodb:DeleteItem authChallenges registration#*',
         'dynamodb:GetItem authChallenges recovery#*',
