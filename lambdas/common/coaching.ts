@@ -1,25 +1,108 @@
 /**
  * The coaching verbs the handlers share. Whether the caller is a client's coach is read from the
- * data on every request (the client's state item, read consistently), never from anything the
- * request carries, so an unassigned coach is refused on the very next call.
+ * data on every request (the client's state item and account, read consistently), never from anything
+ * the request carries, so an unassigned coach is refused on the very next call.
  */
 import type { AuditDetailValue } from '../../shared/audit';
 import { COACHING_MESSAGES, type Person } from '../../shared/coaching';
+import { canonicalRoles } from '../../shared/roles';
 import { userIdSchema } from '../../shared/schemas';
-import { recordAudit, originOf } from './audit';
-import { Forbidden } from './errors';
+import { auditTransactItem, recordAudit, originOf, type RequestOrigin } from './audit';
+import { queryAttributes } from './batch-write';
+import { tableName } from './env';
+import { Conflict, Forbidden } from './errors';
 import type { Caller } from './http';
-import { getClientState } from './repositories/coaching';
+import { getAccountGate } from './repositories/accounts';
+import { getClientState, unassignCoach } from './repositories/coaching';
 import { getProfileNames, personOf, type ProfileNames } from './repositories/profiles';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 
-/** The client id of a client route, once the caller is that client's coach right now; else 403. */
+/**
+ * The client id of a client route, once the caller is that client's coach right now and the client
+ * is still a member of `users`; else 403. The role is read with the assignment: a role change ends the
+ * coaching the moment it commits, before its unassignment is written
+ * (docs/decisions/042-coaching-and-audit.md).
+ */
 export const requireCoachOf = async (caller: Caller, clientId: string | undefined): Promise<string> => {
   if (!userIdSchema.safeParse(clientId).success || clientId === undefined)
     throw new Forbidden(COACHING_MESSAGES.notYourClient);
-  const state = await getClientState(clientId);
-  if (state?.coachId !== caller.sub) throw new Forbidden(COACHING_MESSAGES.notYourClient);
+  const [state, client] = await Promise.all([getClientState(clientId), getAccountGate(clientId)]);
+  if (state?.coachId !== caller.sub || !canonicalRoles(client?.roles ?? []).includes('users'))
+    throw new Forbidden(COACHING_MESSAGES.notYourClient);
   return clientId;
+};
+
+/** Why a coach was unassigned when no admin unassigned them as such: the event's reason code. */
+export type UnassignReason = 'coach-deleted' | 'roles-changed';
+
+const unassignedEvent = (
+  origin: RequestOrigin,
+  actorId: string,
+  clientId: string,
+  coachId: string,
+  reason: UnassignReason,
+) =>
+  auditTransactItem(origin, {
+    type: 'coach.unassigned',
+    actorId,
+    subjectId: clientId,
+    details: { coachId, reason },
+  });
+
+/** The clients this person coaches (their state items name them in `byCoach`). */
+const clientsOf = async (coachId: string): Promise<string[]> =>
+  (
+    await queryAttributes(
+      {
+        TableName: tableName('coaching'),
+        IndexName: 'byCoach',
+        KeyConditionExpression: 'coachId = :coachId',
+        ExpressionAttributeValues: { ':coachId': coachId },
+      },
+      ['clientId'],
+    )
+  ).map((item) => String(item.clientId));
+
+/**
+ * Unassigns every client of `coachId`, each in one transaction with its `coach.unassigned` event.
+ * Answers the clients whose transaction was cancelled: their coach changed meanwhile (usually), or it
+ * kept colliding with their health writes. The clients keep their records and notes.
+ */
+export const unassignClientsOf = async (
+  coachId: string,
+  origin: RequestOrigin,
+  actorId: string,
+  reason: UnassignReason,
+): Promise<string[]> => {
+  const cancelled: string[] = [];
+  for (const clientId of await clientsOf(coachId)) {
+    const event = unassignedEvent(origin, actorId, clientId, coachId, reason);
+    if (!(await unassignCoach(clientId, coachId, event))) cancelled.push(clientId);
+  }
+  return cancelled;
+};
+
+const ATTEMPTS = 3;
+
+/**
+ * Unassigns the coach of `clientId` (only when it is `onlyCoachId`, if given), reading the state
+ * consistently before each attempt, so it is done once the client has no such coach; a 409 when the
+ * state kept changing.
+ */
+export const unassignCoachOf = async (
+  clientId: string,
+  origin: RequestOrigin,
+  actorId: string,
+  reason: UnassignReason,
+  onlyCoachId?: string,
+): Promise<void> => {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+    const coachId = (await getClientState(clientId))?.coachId;
+    if (coachId === undefined || (onlyCoachId !== undefined && coachId !== onlyCoachId)) return;
+    const event = unassignedEvent(origin, actorId, clientId, coachId, reason);
+    if (await unassignCoach(clientId, coachId, event)) return;
+  }
+  throw new Conflict(COACHING_MESSAGES.assignmentChanged);
 };
 
 /**

@@ -8,14 +8,14 @@
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableKey } from '../../shared/tables';
-import { auditTransactItem, type RequestOrigin } from './audit';
+import type { RequestOrigin } from './audit';
 import { ddb } from './aws';
 import { batchDeleteAll, queryAttributes } from './batch-write';
+import { unassignClientsOf } from './coaching';
 import { tableName } from './env';
 import { deleteCognitoUser, signOutEverywhere } from './cognito-users';
 import { deleteAccount, type AccountRecord } from './repositories/accounts';
 import { findPasskeyIdsOfUser } from './repositories/passkeys';
-import { unassignCoach } from './repositories/coaching';
 
 /** One item by key (already gone is fine). */
 const deleteItem = async (table: TableKey, Key: Record<string, unknown>) => {
@@ -46,20 +46,6 @@ const healthKeys = async (userId: string) => {
   return (await Promise.all([byOwner(`${userId}#M`), byOwner(`${userId}#L`), references])).flat();
 };
 
-/** The clients this person coaches (their state items name them in `byCoach`). */
-const clientsOf = async (coachId: string): Promise<string[]> =>
-  (
-    await queryAttributes(
-      {
-        TableName: tableName('coaching'),
-        IndexName: 'byCoach',
-        KeyConditionExpression: 'coachId = :coachId',
-        ExpressionAttributeValues: { ':coachId': coachId },
-      },
-      ['clientId'],
-    )
-  ).map((item) => String(item.clientId));
-
 export const eraseAccount = async (
   account: AccountRecord,
   origin: RequestOrigin,
@@ -81,19 +67,9 @@ export const eraseAccount = async (
     ['pk', 'sk'],
   );
   await batchDeleteAll(tableName('coaching'), [...notes, { pk: `client#${userId}`, sk: 'state' }]);
-  // A coach's clients keep their records and notes, and lose their coach.
-  for (const clientId of await clientsOf(userId)) {
-    await unassignCoach(
-      clientId,
-      userId,
-      auditTransactItem(origin, {
-        type: 'coach.unassigned',
-        actorId,
-        subjectId: clientId,
-        details: { coachId: userId, reason: 'coach-deleted' },
-      }),
-    );
-  }
+  // A coach's clients keep their records and notes, and lose their coach. A cancelled unassignment
+  // (the client's coach changed meanwhile, or kept colliding) is left: this coach can no longer sign in.
+  await unassignClientsOf(userId, origin, actorId, 'coach-deleted');
 
   for (const pk of [`registration#${email}`, `recovery#${email}`, `passkey#${userId}`])
     await deleteItem('authChallenges', { pk });

@@ -3,10 +3,12 @@
  * follows U (client list, measurements, logs, notes) and writes a note U reads; coach D, a client and
  * an admin are refused; unassigning ends C's access at once; every read C makes is exactly one audit
  * event naming C, U and what was read, and no audit item holds a value, code, proof or token; a read
- * that cannot be recorded is a 503 that shows nothing.
+ * that cannot be recorded is a 503 that shows nothing; a role change that ends being a client or a
+ * coach ends the coaching with it.
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_MESSAGES, type AuditEvent, type AuditPerson } from '../../shared/audit';
 import { COACHING_MESSAGES, type CoachClient, type CoachNote, type MyCoach } from '../../shared/coaching';
@@ -543,5 +545,140 @@ describe('at the same time', () => {
     expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201, 201, 201, 201, 201, 201]);
     const weights = await call<Page<Measurement>>(u, 'GET', '/v1/measurements?type=weight');
     expect(weights.body.items).toHaveLength(8);
+  });
+});
+
+describe('a role change', () => {
+  const changeRoles = (person: Person, roles: string[]) =>
+    call<{ userId: string; roles: string[] }>(
+      world.admin,
+      'PUT',
+      `/internal/v1/admin/users/${person.userId}/roles`,
+      { roles },
+    );
+  /** The person with the id token of a new sign-in with their passkey. */
+  const signedInAgain = async (person: Person): Promise<Person> => {
+    if (!person.authenticator) throw new Error(`${person.email} has no passkey`);
+    const tokens = await world.http.signIn(person.authenticator);
+    return { ...person, idToken: tokens.idToken ?? '' };
+  };
+  /** A new client, invited by the admin and activated. */
+  const newClient = async (email: string): Promise<Person> => {
+    const invite = await call<{ activationCode: string }>(
+      world.admin,
+      'POST',
+      '/internal/v1/admin/invitations',
+      { email },
+    );
+    expect(invite.status).toBe(201);
+    const activated = await world.http.activate(email, invite.body.activationCode);
+    return {
+      email,
+      userId: activated.userId,
+      idToken: activated.idToken ?? '',
+      authenticator: activated.authenticator,
+    };
+  };
+  const clientIdsOf = async (coach: Person) => {
+    const list = await call<{ clients: CoachClient[] }>(coach, 'GET', '/v1/coach/clients');
+    expect(list.status).toBe(200);
+    return list.body.clients.map((client) => client.userId);
+  };
+  const refusedOnEveryClientRoute = async (coach: Person, clientId: string) => {
+    for (const [method, path, json] of clientRoutes(clientId)) {
+      const answer = await call(coach, method, path, json);
+      expect(answer, `${method} ${path}`).toMatchObject({
+        status: 403,
+        body: { message: COACHING_MESSAGES.notYourClient },
+      });
+    }
+  };
+  const unassignedEventsOf = async (clientId: string) =>
+    (await auditOf()).filter((event) => event.type === 'coach.unassigned' && event.subjectId === clientId);
+
+  it('ends the access of the coach of a person who is no longer a client, who has no coach any more', async () => {
+    expect((await assign(v.userId, c.userId)).status).toBe(200);
+    expect((await call(c, 'GET', `/v1/coach/clients/${v.userId}/measurements`)).status).toBe(200);
+    expect(await clientIdsOf(c)).toEqual([v.userId]);
+
+    const changed = await changeRoles(v, ['coaches']);
+    expect(changed).toMatchObject({ status: 200, body: { userId: v.userId, roles: ['coaches'] } });
+
+    await refusedOnEveryClientRoute(c, v.userId);
+    expect(await clientIdsOf(c)).not.toContain(v.userId);
+    const vAgain = await signedInAgain(v);
+    expect(await call(vAgain, 'GET', '/v1/users/me/coach')).toMatchObject({
+      status: 200,
+      body: { coach: null },
+    });
+    const users = await call<{ users: AdminUserListItem[] }>(world.admin, 'GET', '/internal/v1/admin/users');
+    expect(users.body.users.find((user) => user.userId === v.userId)?.coachId).toBeUndefined();
+    // Recorded as an unassignment by the admin who changed the roles, with its reason code.
+    expect(await unassignedEventsOf(v.userId)).toMatchObject([
+      {
+        actorId: world.admin.userId,
+        outcome: 'success',
+        details: { coachId: c.userId, reason: 'roles-changed' },
+      },
+    ]);
+  });
+
+  it('refuses a coach a person who no longer holds users, even while their state still names the coach', async () => {
+    // V (now a coach only) named as C's client again behind the API's back, as an assignment racing
+    // the role change could leave it.
+    const documents = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+        region: 'us-west-2',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
+    );
+    try {
+      await documents.send(
+        new UpdateCommand({
+          TableName: world.stack.tables.coaching,
+          Key: { pk: `client#${v.userId}`, sk: 'state' },
+          UpdateExpression: 'SET coachId = :coach, assignedAt = :at',
+          ExpressionAttributeValues: { ':coach': c.userId, ':at': new Date().toISOString() },
+        }),
+      );
+    } finally {
+      documents.destroy();
+    }
+    const before = (await auditOf()).length;
+    await refusedOnEveryClientRoute(c, v.userId);
+    expect((await auditOf()).length).toBe(before);
+  });
+
+  it('ends the access of a coach who stops coaching: a coach again, they start with no clients', async () => {
+    const w = await newClient('client.w@example.com');
+    expect((await assign(w.userId, c.userId)).status).toBe(200);
+    // A change that keeps W a client keeps W's coach.
+    expect((await changeRoles(w, ['coaches', 'users'])).status).toBe(200);
+    expect((await call(c, 'GET', `/v1/coach/clients/${w.userId}/measurements`)).status).toBe(200);
+    expect(await clientIdsOf(c)).toContain(w.userId);
+    expect(await unassignedEventsOf(w.userId)).toEqual([]);
+
+    const eventsBefore = (await auditOf()).length;
+    expect((await changeRoles(c, ['users'])).status).toBe(200);
+    expect((await call(c, 'GET', '/v1/coach/clients')).status).toBe(401);
+    expect((await changeRoles(c, ['coaches'])).status).toBe(200);
+    const cAgain = await signedInAgain(c);
+
+    expect(await clientIdsOf(cAgain)).toEqual([]);
+    await refusedOnEveryClientRoute(cAgain, w.userId);
+    expect(await call(w, 'GET', '/v1/users/me/coach')).toMatchObject({ status: 401 });
+    const wAgain = await signedInAgain(w);
+    expect(await call(wAgain, 'GET', '/v1/users/me/coach')).toMatchObject({
+      status: 200,
+      body: { coach: null },
+    });
+    expect(await unassignedEventsOf(w.userId)).toMatchObject([
+      { actorId: world.admin.userId, details: { coachId: c.userId, reason: 'roles-changed' } },
+    ]);
+    // Nobody assigned anyone since: C came back with no clients, not with the old ones.
+    const since = (await auditOf()).slice(eventsBefore);
+    expect(since.filter((event) => event.type === 'coach.assigned')).toEqual([]);
+    expect(since.map((event) => event.type)).toContain('roles.changed');
   });
 });

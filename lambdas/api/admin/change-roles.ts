@@ -1,11 +1,19 @@
 /**
  * PUT /internal/v1/admin/users/{userId}/roles: sets a person's roles. The account changes first
  * (guarded, with `tokensValidAfter` moved to now, so the person's current tokens are refused at their
- * next request), then the Cognito groups follow, so the person's next sign-in carries the new groups.
+ * next request), then the coaching that rested on a role the person no longer holds ends, then the
+ * Cognito groups follow, so the person's next sign-in carries the new groups.
+ *
+ * Coaching rests on the roles (an assignment needs a client in `users` and a coach in `coaches`):
+ * unless the person is a client both before and after the change, they keep no coach, and unless
+ * they are a coach both before and after, they keep no client. Each unassignment is a
+ * `coach.unassigned` event with the reason code `roles-changed` (docs/decisions/042-coaching-and-audit.md).
  */
 import { ACCOUNT_MESSAGES, changeRolesRequestSchema } from '../../../shared/account';
+import type { RoleGroup } from '../../../shared/constants';
 import { originOf } from '../../common/audit';
 import { commitAdminChange, targetAccount } from '../../common/account-admin';
+import { unassignClientsOf, unassignCoachOf } from '../../common/coaching';
 import { setUserGroups } from '../../common/cognito-users';
 import { Conflict } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
@@ -20,6 +28,7 @@ export const handler = httpHandler(
     if (target.userId === caller.sub && !roles.includes('admins'))
       throw new Conflict(ACCOUNT_MESSAGES.ownAdminRole);
     const before = canonicalRoles(target.roles);
+    const origin = originOf(event);
     if (before.join() !== roles.join()) {
       await commitAdminChange({
         actorId: caller.sub,
@@ -31,8 +40,21 @@ export const handler = httpHandler(
           subjectId: target.userId,
           details: { from: before, to: roles },
         },
-        origin: originOf(event),
+        origin,
       });
+    }
+    // After the account changed: from that moment the person's old tokens are refused and no coach
+    // reads them unless they are in `users` (`requireCoachOf`). Before the groups change: a person
+    // given a role back starts with nothing left over from before, and nobody can have been assigned
+    // to them under the new groups yet. Also when nothing changed in the account, so that a retry
+    // after a failure here finishes the work.
+    const kept = (role: RoleGroup) => before.includes(role) && roles.includes(role);
+    if (!kept('users')) await unassignCoachOf(target.userId, origin, caller.sub, 'roles-changed');
+    if (!kept('coaches')) {
+      const cancelled = await unassignClientsOf(target.userId, origin, caller.sub, 'roles-changed');
+      // Read again: a client whose state still names this coach is unassigned, one with another is left.
+      for (const clientId of cancelled)
+        await unassignCoachOf(clientId, origin, caller.sub, 'roles-changed', target.userId);
     }
     // Also when nothing changed in the account: a retry after a failure here brings Cognito in line.
     await setUserGroups(target.cognitoUsername, roles);

@@ -380,6 +380,13 @@ describe('coaching grants', () => {
       'dynamodb:Query coaching/index/byCoach notes#*',
       ...lines(KEY_READ, 'coaching key'),
     ],
+    // A role change ends the coaching that rested on the role: the person's coach, their clients.
+    ChangeRoles: [
+      'dynamodb:GetItem coaching client#*',
+      'dynamodb:UpdateItem coaching client#*',
+      'dynamodb:Query coaching/index/byCoach',
+      ...lines(KEY_WRITE, 'coaching key'),
+    ],
     // Erasing a person: their notes and state deleted, the clients they coach unassigned.
     ...Object.fromEntries(ERASE_FUNCTIONS.map((id) => [id, erasePermissionsOn('coaching')])),
   };
@@ -499,10 +506,10 @@ describe('coaching grants', () => {
     }
   });
 
-  it("lets only ListCoachClients list a coach's clients through byCoach, and the erase find an erased coach's", () => {
+  it("lets only ListCoachClients list a coach's clients through byCoach, and the erase and a role change find a former coach's", () => {
     const resource = indexArn(prod, 'coaching', 'byCoach');
     expect(allowedTo(prod, { action: 'dynamodb:Query', resource, leadingKeys: [SOMEONE] })).toEqual(
-      [...ERASE_FUNCTIONS, 'ListCoachClients'].sort(),
+      [...ERASE_FUNCTIONS, 'ChangeRoles', 'ListCoachClients'].sort(),
     );
   });
 
@@ -523,11 +530,12 @@ describe('coaching grants', () => {
     );
   });
 
-  it("lets only the health writes, the assignment routes, a new note and the erase change a client's state, and only the erase delete it", () => {
+  it("lets only the health writes, the assignment routes, a new note, a role change and the erase change a client's state, and only the erase delete it", () => {
     const resource = tableArn(prod, 'coaching');
     const state = client('client');
     expect(allowedTo(prod, { action: 'dynamodb:UpdateItem', resource, leadingKeys: state })).toEqual([
       'AssignCoach',
+      'ChangeRoles',
       'CreateClientNote',
       'CreateLog',
       'CreateMeasurement',

@@ -1028,19 +1028,21 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       name: "one type of the client's, from its partition of the table, with a cursor; the read is recorded",
       event: { method: 'GET', claims: coachClaims, pathParameters: clientPath },
       query: { type: 'weight' },
-      ddb: (call, command) =>
+      ddb: firstAnswer(accounts(clientAccount()), (call, command) =>
         on('GetItem', 'coaching', call)
           ? { Item: clientState() }
           : onePage({ ...measurement, userId: CLIENT_USER_ID })(call, command),
+      ),
       expectResult: pageWithCursor,
     },
     {
       name: "every type of the client's, through the byOwner index, with a cursor; the read is recorded",
       event: { method: 'GET', claims: coachClaims, pathParameters: clientPath },
-      ddb: (call, command) =>
+      ddb: firstAnswer(accounts(clientAccount()), (call, command) =>
         on('GetItem', 'coaching', call)
           ? { Item: clientState() }
           : onePage({ ...measurement, userId: CLIENT_USER_ID })(call, command),
+      ),
       expectResult: pageWithCursor,
     },
   ],
@@ -1049,19 +1051,21 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       name: "one kind of the client's, from its partition of the table, with a cursor; the read is recorded",
       event: { method: 'GET', claims: coachClaims, pathParameters: clientPath },
       query: { kind: 'meal' },
-      ddb: (call, command) =>
+      ddb: firstAnswer(accounts(clientAccount()), (call, command) =>
         on('GetItem', 'coaching', call)
           ? { Item: clientState() }
           : onePage({ ...meal, userId: CLIENT_USER_ID })(call, command),
+      ),
       expectResult: pageWithCursor,
     },
     {
       name: "every kind of the client's, through the byOwner index, with a cursor; the read is recorded",
       event: { method: 'GET', claims: coachClaims, pathParameters: clientPath },
-      ddb: (call, command) =>
+      ddb: firstAnswer(accounts(clientAccount()), (call, command) =>
         on('GetItem', 'coaching', call)
           ? { Item: clientState() }
           : onePage({ ...meal, userId: CLIENT_USER_ID })(call, command),
+      ),
       expectResult: pageWithCursor,
     },
   ],
@@ -1069,11 +1073,11 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
     {
       name: "the client's coach reads the notes partition, and the read is recorded",
       event: { method: 'GET', claims: coachClaims, pathParameters: clientPath },
-      ddb: (call) => {
+      ddb: firstAnswer(accounts(clientAccount()), (call) => {
         if (on('GetItem', 'coaching', call)) return { Item: clientState() };
         if (on('Query', 'coaching', call)) return { Items: [storedNote] };
         return undefined;
-      },
+      }),
       expectResult: answered(200, 'notes', 1),
     },
   ],
@@ -1081,22 +1085,22 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
     {
       name: 'the note, the last-note time and the audit event are written in one transaction',
       event: { claims: coachClaims, pathParameters: clientPath, body: { text: 'Well done this week.' } },
-      ddb: (call) => {
+      ddb: firstAnswer(accounts(clientAccount()), (call) => {
         if (on('GetItem', 'coaching', call)) return { Item: clientState() };
         if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
         return undefined;
-      },
+      }),
       expectResult: status(201),
     },
     {
       name: "the assignment ended meanwhile: the transaction's condition refuses the note",
       event: { claims: coachClaims, pathParameters: clientPath, body: { text: 'Well done this week.' } },
-      ddb: (call) => {
+      ddb: firstAnswer(accounts(clientAccount()), (call) => {
         if (on('GetItem', 'coaching', call)) return { Item: clientState() };
         if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
         if (on('PutItem', 'coaching', call)) throw cancelled();
         return undefined;
-      },
+      }),
       expectResult: status(403),
     },
   ],
@@ -1225,18 +1229,45 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
   ],
   ChangeRoles: [
     {
-      name: "an admin makes a client a coach: the guarded account change, then the person's groups",
+      name: "an admin makes a client a coach: the guarded account change, their coach unassigned, then the person's groups",
       event: {
         method: 'PUT',
         claims: claims('admins'),
         pathParameters: clientPath,
         body: { roles: ['coaches'] },
       },
-      ddb: accounts(clientAccount()),
+      ddb: firstAnswer(accounts(clientAccount()), (call) =>
+        on('GetItem', 'coaching', call) ? { Item: clientState({ coachId: OTHER_COACH_ID }) } : undefined,
+      ),
       cognito: (action) => (action === 'AdminListGroupsForUser' ? { Groups: [{ GroupName: 'users' }] } : {}),
       expectResult: (result) => {
         status(200)(result);
         expect(bodyOf(result)).toEqual({ userId: CLIENT_USER_ID, roles: ['coaches'] });
+      },
+    },
+    {
+      name: 'an admin makes a coach a client: their clients found through byCoach and unassigned, one read again after its transaction was cancelled',
+      event: {
+        method: 'PUT',
+        claims: claims('admins'),
+        pathParameters: { userId: OTHER_COACH_ID },
+        body: { roles: ['users'] },
+      },
+      ddb: (() => {
+        let transactions = 0;
+        return firstAnswer(accounts(coachAccount), (call) => {
+          if (on('Query', 'coaching', call)) return { Items: [{ clientId: CLIENT_USER_ID }] };
+          if (on('GetItem', 'coaching', call) && call.keys[0] === `client#${CLIENT_USER_ID}`)
+            return { Item: clientState({ coachId: OTHER_COACH_ID }) };
+          if (on('UpdateItem', 'coaching', call) && (transactions += 1) === 1) throw cancelled();
+          return undefined;
+        });
+      })(),
+      cognito: (action) =>
+        action === 'AdminListGroupsForUser' ? { Groups: [{ GroupName: 'coaches' }] } : {},
+      expectResult: (result) => {
+        status(200)(result);
+        expect(bodyOf(result)).toEqual({ userId: OTHER_COACH_ID, roles: ['users'] });
       },
     },
   ],
