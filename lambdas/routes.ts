@@ -539,7 +539,9 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     tables: {
       // Both people must have completed activation (a profile).
       profiles: [{ actions: ['BatchGetItem'] }],
-      // Reads the client's state; one transaction sets the coach and writes the audit event.
+      // Reads the client's state; one transaction sets the coach and writes the audit event, only
+      // while both accounts still hold their roles (checked in it; read again when it fails).
+      accounts: [{ actions: ['ConditionCheckItem'] }],
       coaching: [{ actions: ['GetItem', 'UpdateItem'], keys: ['client#*'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
@@ -578,8 +580,11 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     auth: 'coach',
     entry: 'lambdas/api/coach/list-clients.ts',
     tables: {
-      // The caller's clients with their summaries, through byCoach only.
-      coaching: [{ actions: ['Query'], index: 'byCoach' }],
+      // The caller's clients found through byCoach, then their states read consistently (the index lags).
+      coaching: [
+        { actions: ['Query'], index: 'byCoach' },
+        { actions: ['BatchGetItem'], keys: ['client#*'] },
+      ],
       profiles: [{ actions: ['BatchGetItem'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },

@@ -5,13 +5,14 @@ import { ddb } from './aws';
 const KEYS_PER_CALL = 100;
 
 export interface Projection {
-  readonly ProjectionExpression: string;
+  /** The attributes to read. @default - every attribute */
+  readonly ProjectionExpression?: string;
   readonly ExpressionAttributeNames?: Record<string, string>;
   /** Strongly consistent reads (a list that must show what was just written). */
   readonly ConsistentRead?: boolean;
 }
 
-/** The items of `keys` that exist (in no particular order), with only the projected attributes. */
+/** The items of `keys` that exist (in no particular order), with only the projected attributes if any. */
 export const batchGetAll = async (
   tableName: string,
   keys: readonly Record<string, unknown>[],

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_MESSAGES, type AuditEvent, type AuditPerson } from '../../shared/audit';
 import { COACHING_MESSAGES, type CoachClient, type CoachNote, type MyCoach } from '../../shared/coaching';
@@ -680,5 +681,68 @@ describe('a role change', () => {
     const since = (await auditOf()).slice(eventsBefore);
     expect(since.filter((event) => event.type === 'coach.assigned')).toEqual([]);
     expect(since.map((event) => event.type)).toContain('roles.changed');
+  });
+
+  it('lists only the clients whose state names the coach when it is read, not what the index found a moment before', async () => {
+    const y = await newClient('client.y@example.com');
+    const coach = await signedInAgain(c);
+    expect((await assign(y.userId, c.userId)).status).toBe(200);
+    expect(await clientIdsOf(coach)).toContain(y.userId);
+    // byCoach has found Y; the admin unassigns Y before the states are read (in AWS the index can lag
+    // behind the table for longer than that).
+    const { ddb } = await import('../../lambdas/common/aws');
+    let fired = false;
+    const hook: InitializeMiddleware<object, MetadataBearer> = (next, context) => async (args) => {
+      if (
+        !fired &&
+        context.commandName === 'BatchGetItemCommand' &&
+        JSON.stringify(args.input).includes(`client#${y.userId}`)
+      ) {
+        fired = true;
+        expect((await call(world.admin, 'DELETE', `/internal/v1/admin/users/${y.userId}/coach`)).status).toBe(
+          204,
+        );
+      }
+      return next(args);
+    };
+    ddb.middlewareStack.add(hook, { step: 'initialize', name: 'unassigned while the list is read' });
+    try {
+      expect(await clientIdsOf(coach)).not.toContain(y.userId);
+    } finally {
+      ddb.middlewareStack.remove('unassigned while the list is read');
+    }
+    expect(fired).toBe(true);
+  });
+
+  it('refuses an assignment that read the groups before a role change committed', async () => {
+    const x = await newClient('client.x@example.com');
+    // The assignment has read the groups (X a client); X is made a coach before its transaction runs.
+    const { ddb } = await import('../../lambdas/common/aws');
+    let fired = false;
+    const hook: InitializeMiddleware<object, MetadataBearer> = (next, context) => async (args) => {
+      if (
+        !fired &&
+        context.commandName === 'TransactWriteItemsCommand' &&
+        JSON.stringify(args.input).includes('coach.assigned')
+      ) {
+        fired = true;
+        expect((await changeRoles(x, ['coaches'])).status).toBe(200);
+      }
+      return next(args);
+    };
+    ddb.middlewareStack.add(hook, { step: 'initialize', name: 'assignment raced by a role change' });
+    try {
+      expect(await assign(x.userId, c.userId)).toMatchObject({
+        status: 400,
+        body: { message: COACHING_MESSAGES.notAClient },
+      });
+    } finally {
+      ddb.middlewareStack.remove('assignment raced by a role change');
+    }
+    expect(fired).toBe(true);
+    expect(await clientIdsOf(await signedInAgain(c))).not.toContain(x.userId);
+    expect(
+      (await auditOf()).filter((event) => event.type === 'coach.assigned' && event.subjectId === x.userId),
+    ).toEqual([]);
   });
 });

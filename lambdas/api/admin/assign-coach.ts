@@ -1,7 +1,9 @@
 /**
  * PUT /internal/v1/admin/users/{userId}/coach: makes `coachId` the coach of the client `userId`.
  * Both are checked against Cognito's groups and the activated profiles, never against the request:
- * the client must be an activated member of `users`, the coach an activated member of `coaches`.
+ * the client must be an activated member of `users`, the coach an activated member of `coaches`. The
+ * assignment commits only while their accounts still hold those roles, so it cannot land after a role
+ * change that ended the coaching (docs/decisions/042-coaching-and-audit.md).
  */
 import { assignCoachRequestSchema, COACHING_MESSAGES } from '../../../shared/coaching';
 import { userIdSchema } from '../../../shared/schemas';
@@ -9,6 +11,7 @@ import { auditTransactItem, originOf } from '../../common/audit';
 import { findPoolMember } from '../../common/cognito-users';
 import { BadRequest, Conflict, NotFound } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
+import { getAccountGate, holdsRoleCheckItem } from '../../common/repositories/accounts';
 import { assignCoach, getClientState } from '../../common/repositories/coaching';
 import { getProfileNames } from '../../common/repositories/profiles';
 
@@ -45,8 +48,16 @@ export const handler = httpHandler(
           ...(previous?.coachId !== undefined && { previousCoachId: previous.coachId }),
         },
       });
-      if (await assignCoach(userId, body.coachId, previous, new Date().toISOString(), audit))
+      const guards = [holdsRoleCheckItem(userId, 'users'), holdsRoleCheckItem(body.coachId, 'coaches')];
+      if (await assignCoach(userId, body.coachId, previous, new Date().toISOString(), audit, guards))
         return ok({ userId, coachId: body.coachId });
+      // A role changed since the groups were read: refused as if it had changed before.
+      const [clientAccount, coachAccount] = await Promise.all([
+        getAccountGate(userId),
+        getAccountGate(body.coachId),
+      ]);
+      if (!clientAccount?.roles.includes('users')) throw new BadRequest(COACHING_MESSAGES.notAClient);
+      if (!coachAccount?.roles.includes('coaches')) throw new BadRequest(COACHING_MESSAGES.notACoach);
     }
     throw new Conflict(COACHING_MESSAGES.assignmentChanged);
   },

@@ -1,7 +1,8 @@
 /**
  * GET /v1/coach/clients: the caller's clients with what My Clients shows: last entry, readings outside
  * target in the last 7 days, and whether one came in since this coach's last note (Pending Reviews).
- * All of it from the clients' state items (one Query) and their profiles (100 a call): no entry is read.
+ * All of it from the clients' state items (found with one Query of `byCoach`, then read consistently,
+ * 100 a call) and their profiles (100 a call): no entry is read.
  * The list shows health-derived counts, so it is recorded like any read of client data.
  */
 import type { CoachClient } from '../../../shared/coaching';

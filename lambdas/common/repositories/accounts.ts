@@ -190,6 +190,17 @@ export const signOutAllSessions = async (userId: string): Promise<boolean> => {
   }
 };
 
+/** Transaction item checking that the person still holds `role` when the change commits. */
+export const holdsRoleCheckItem = (userId: string, role: RoleGroup): TransactItem => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: { userId },
+    ConditionExpression: 'contains(#roles, :role)',
+    ExpressionAttributeNames: { '#roles': 'roles' },
+    ExpressionAttributeValues: { ':role': role },
+  },
+});
+
 /** Transaction item checking that the acting admin is still an active admin when the change commits. */
 export const activeAdminCheckItem = (userId: string): TransactItem => ({
   ConditionCheck: {

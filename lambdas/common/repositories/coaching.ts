@@ -111,7 +111,7 @@ export const entryDeletedSummaryItem = (clientId: string, day: string): Transact
 /**
  * Makes `coachId` the client's coach, committed with its audit event. A new coach starts with no
  * note to the client; reassigning the same coach changes nothing but the time. False when the
- * state is no longer `previous` (the caller reads it again and retries).
+ * state is no longer `previous`, or one of `guards` failed (the caller reads both again).
  */
 export const assignCoach = async (
   clientId: string,
@@ -119,10 +119,12 @@ export const assignCoach = async (
   previous: ClientState | undefined,
   at: string,
   audit: TransactItem,
+  guards: readonly TransactItem[] = [],
 ): Promise<boolean> => {
   const sameCoach = previous?.coachId === coachId;
   return transactIf({
     TransactItems: [
+      ...guards,
       {
         Update: {
           TableName: table(),
@@ -177,9 +179,13 @@ export const getCoachIds = async (userIds: readonly string[]): Promise<Map<strin
   );
 };
 
-/** Every client of a coach, with the summary the list shows (through `byCoach`). */
+/**
+ * Every client of a coach, with the summary the list shows. `byCoach` finds them, but an index lags
+ * its table in AWS: a client unassigned or reassigned a moment ago may still be listed there. So the
+ * state items are then read consistently (100 a call) and only those naming this coach are kept.
+ */
 export const listCoachClients = async (coachId: string): Promise<ClientState[]> => {
-  const clients: ClientState[] = [];
+  const clientIds: string[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page: QueryCommandOutput = await ddb.send(
@@ -188,13 +194,21 @@ export const listCoachClients = async (coachId: string): Promise<ClientState[]> 
         IndexName: COACH_INDEX,
         KeyConditionExpression: 'coachId = :coach',
         ExpressionAttributeValues: { ':coach': coachId },
+        ProjectionExpression: 'clientId',
         ...(start && { ExclusiveStartKey: start }),
       }),
     );
-    clients.push(...((page.Items ?? []) as ClientState[]));
+    clientIds.push(...(page.Items ?? []).map((item) => String(item.clientId)));
     start = page.LastEvaluatedKey;
   } while (start);
-  return clients;
+  const states = (await batchGetAll(table(), clientIds.map(stateKey), {
+    ConsistentRead: true,
+  })) as unknown as ClientState[];
+  const byClient = new Map(states.map((state) => [state.clientId, state]));
+  return clientIds.flatMap((clientId) => {
+    const state = byClient.get(clientId);
+    return state?.coachId === coachId ? [state] : [];
+  });
 };
 
 /**

@@ -357,7 +357,12 @@ describe('coaching grants', () => {
       'dynamodb:UpdateItem coaching client#*',
       ...lines(KEY_WRITE, 'coaching key'),
     ],
-    ListCoachClients: ['dynamodb:Query coaching/index/byCoach', ...lines(KEY_READ, 'coaching key')],
+    // byCoach finds the clients; their states are then read consistently (the index lags its table).
+    ListCoachClients: [
+      'dynamodb:Query coaching/index/byCoach',
+      'dynamodb:BatchGetItem coaching client#*',
+      ...lines(KEY_READ, 'coaching key'),
+    ],
     ListClientMeasurements: ['dynamodb:GetItem coaching client#*', ...lines(KEY_READ, 'coaching key')],
     ListClientLogs: ['dynamodb:GetItem coaching client#*', ...lines(KEY_READ, 'coaching key')],
     // A Query grant covers the table and its index; on byCoach the leading key is a coach id, which
@@ -398,6 +403,8 @@ describe('coaching grants', () => {
   const REVIEWED: Record<string, string[]> = {
     AssignCoach: [
       SESSION_CHECK,
+      // The assignment commits only while both accounts hold their roles.
+      'dynamodb:ConditionCheckItem accounts',
       'dynamodb:BatchGetItem profiles',
       ...ON_COACHING.AssignCoach!,
       'dynamodb:PutItem auditEvents',

@@ -948,7 +948,7 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       expectResult: status(200),
     },
     {
-      name: 'a reassignment read the previous coach; the first transaction finds the state changed and the retry commits',
+      name: 'a reassignment read the previous coach; the first transaction finds the state changed, the roles are read again and the retry commits',
       event: {
         method: 'PUT',
         claims: claims('admins'),
@@ -958,12 +958,12 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       cognito: poolMembers,
       ddb: (() => {
         let transactions = 0;
-        return (call: DynamoCall) => {
+        return firstAnswer(accounts(clientAccount(), coachAccount), (call: DynamoCall) => {
           if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
           if (on('GetItem', 'coaching', call)) return { Item: clientState() };
           if (on('UpdateItem', 'coaching', call) && (transactions += 1) === 1) throw cancelled();
           return undefined;
-        };
+        });
       })(),
       expectResult: status(200),
     },
@@ -1013,10 +1013,12 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
   ],
   ListCoachClients: [
     {
-      name: "a coach lists their clients through byCoach with their profiles' names, and the read is recorded",
+      name: "a coach lists their clients through byCoach, their states read consistently, with their profiles' names, and the read is recorded",
       event: { method: 'GET', claims: coachClaims },
       ddb: (call) => {
-        if (on('Query', 'coaching', call)) return { Items: [clientState()] };
+        if (on('Query', 'coaching', call)) return { Items: [{ clientId: CLIENT_USER_ID }] };
+        if (on('BatchGetItem', 'coaching', call))
+          return { Responses: { [tableNameOf('coaching')]: [clientState()] } };
         if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
         return undefined;
       },

@@ -669,8 +669,10 @@ describe('least-privilege IAM', () => {
       'SignOut',
     ]);
     // The guarded transactions check that the acting admin (or, for the last admin leaving, another
-    // admin) is still an active admin when the change commits (lambdas/common/account-admin.ts).
+    // admin) is still an active admin when the change commits (lambdas/common/account-admin.ts); an
+    // assignment, that the client and the coach still hold their roles.
     expect(allowed('dynamodb:ConditionCheckItem')).toEqual([
+      'AssignCoach',
       'ChangeRoles',
       'DeleteMe',
       'DeleteUser',
