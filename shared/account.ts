@@ -5,7 +5,7 @@
  * reads the answers with them.
  */
 import * as z from 'zod/mini';
-import { ROLE_GROUPS } from './constants';
+import { MAX_PASSKEYS, ROLE_GROUPS } from './constants';
 import { VALIDATION } from './messages';
 import { normalizedEmailSchema, registrationResponseSchema, roleGroupSchema } from './schemas';
 
@@ -33,6 +33,7 @@ export const ACCOUNT_MESSAGES = {
   passkeyName: 'Name must be 1 to 64 characters',
   passkeyNotFound: 'Passkey not found',
   passkeyExists: 'This passkey is already registered.',
+  tooManyPasskeys: `You can have at most ${MAX_PASSKEYS} passkeys. Remove one to add another.`,
   userNotFound: 'User not found',
   notResendable: 'Only pending or expired invitations can be resent',
   changedMeanwhile: 'This account changed meanwhile. Please try again.',

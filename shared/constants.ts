@@ -61,4 +61,9 @@ export const MAX_REQUEST_BODY_BYTES = 32 * 1024;
 export const REGISTRATION_CHALLENGE_TTL_SECONDS = 300;
 export const SIGNIN_SESSION_TTL_SECONDS = 300;
 export const PASSKEY_PROOF_TTL_SECONDS = 120;
+/**
+ * A person has at most this many passkeys (docs/decisions/044-account-lifecycle.md): a recovery removes
+ * every one of them in one transaction, which DynamoDB caps at 100 items, and no person needs more.
+ */
+export const MAX_PASSKEYS = 20;
 export const WEBAUTHN_TIMEOUT_MS = 120_000;

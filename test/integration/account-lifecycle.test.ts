@@ -15,6 +15,7 @@ import {
   type Passkey,
 } from '../../shared/account';
 import type { AuditEvent, AuditPerson } from '../../shared/audit';
+import { MAX_PASSKEYS } from '../../shared/constants';
 import { API_MESSAGES } from '../../shared/messages';
 import type { Invitation } from '../../shared/schemas';
 import { TABLE_KEYS } from '../../shared/tables';
@@ -251,6 +252,54 @@ describe('passkeys (SPEC-2 section 3.1)', () => {
       name: 'Phone',
     });
     expect(renamed.status).toBe(200);
+  });
+
+  it(`refuses a passkey beyond ${MAX_PASSKEYS}, before the device makes one and when one made earlier is sent`, async () => {
+    const email = 'many-passkeys@example.com';
+    const invite = await api<{ activationCode: string }>(
+      'POST',
+      '/internal/v1/admin/invitations',
+      token.admin,
+      {
+        email,
+      },
+    );
+    const person = await world.http.activate(email, invite.body.activationCode);
+    const { idToken } = await signInAs(person.authenticator);
+    // Options asked while below the limit: a registration ready to send.
+    const options = await api<Parameters<SoftwareAuthenticator['createCredential']>[0]>(
+      'POST',
+      '/v1/users/me/passkeys/options',
+      idToken,
+    );
+    expect(options.status).toBe(200);
+    const registrationResponse = new SoftwareAuthenticator(world.stack.origin).createCredential(options.body);
+    // Then the account lists as many passkeys as a person may have.
+    const documents = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+        region: 'us-west-2',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
+    );
+    await documents.send(
+      new UpdateCommand({
+        TableName: world.stack.tables.accounts,
+        Key: { userId: person.userId },
+        UpdateExpression: 'ADD credentialIds :more',
+        ExpressionAttributeValues: {
+          ':more': new Set(Array.from({ length: MAX_PASSKEYS - 1 }, (_, i) => `listed-passkey-${i}`)),
+        },
+      }),
+    );
+    documents.destroy();
+
+    const tooMany = { status: 409, body: { message: ACCOUNT_MESSAGES.tooManyPasskeys } };
+    expect(await api('POST', '/v1/users/me/passkeys', idToken, { registrationResponse })).toMatchObject(
+      tooMany,
+    );
+    expect(await api('POST', '/v1/users/me/passkeys/options', idToken)).toMatchObject(tooMany);
+    expect(await passkeysOf(idToken)).toHaveLength(1);
   });
 
   it('refuses a registration made for another challenge, and one with no options asked', async () => {

@@ -6,6 +6,7 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { ACCOUNT_MESSAGES, addPasskeyRequestSchema } from '../../../shared/account';
+import { MAX_PASSKEYS } from '../../../shared/constants';
 import { API_MESSAGES } from '../../../shared/messages';
 import { auditTransactItem, originOf } from '../../common/audit';
 import { BadRequest, Conflict, Unauthorized } from '../../common/errors';
@@ -29,6 +30,8 @@ export const handler = httpHandler(
     requireRecentSignIn(caller);
     const account = await getAccount(caller.sub);
     if (!account) throw new Unauthorized(API_MESSAGES.unauthorized);
+    const tooMany = () => new Conflict(ACCOUNT_MESSAGES.tooManyPasskeys);
+    if ((account.credentialIds?.size ?? 0) >= MAX_PASSKEYS) throw tooMany();
     const challenge = await findPasskeyChallenge(caller.sub);
     if (!challenge) throw new BadRequest(API_MESSAGES.registrationFailed);
     const registration = await verifyNewPasskey(body.registrationResponse, challenge);
@@ -59,9 +62,12 @@ export const handler = httpHandler(
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
-      // The session ended (or the account changed state) after the session check: as that check answers.
-      if (reasons[items.indexOf(listCredential)]?.Code === 'ConditionalCheckFailed')
+      // Another passkey was added meanwhile, up to the limit; else the session ended (or the account
+      // changed state) after the session check: as that check answers.
+      if (reasons[items.indexOf(listCredential)]?.Code === 'ConditionalCheckFailed') {
+        if (((await getAccount(caller.sub))?.credentialIds?.size ?? 0) >= MAX_PASSKEYS) throw tooMany();
         throw new Unauthorized(API_MESSAGES.unauthorized);
+      }
       if (reasons[items.indexOf(storeCredential)]?.Code === 'ConditionalCheckFailed')
         throw new Conflict(ACCOUNT_MESSAGES.passkeyExists);
       // The challenge was used by a concurrent request, or it expired.

@@ -1,10 +1,12 @@
 /**
  * POST /v1/users/me/passkeys/options: registration options for another passkey of the caller, under
  * their WebAuthn user handle, excluding every passkey they have. The challenge is stored for them.
+ * A person who has `MAX_PASSKEYS` already is told so before their device makes one (409).
  */
-import { REGISTRATION_CHALLENGE_TTL_SECONDS } from '../../../shared/constants';
+import { ACCOUNT_MESSAGES } from '../../../shared/account';
+import { MAX_PASSKEYS, REGISTRATION_CHALLENGE_TTL_SECONDS } from '../../../shared/constants';
 import { API_MESSAGES } from '../../../shared/messages';
-import { Unauthorized } from '../../common/errors';
+import { Conflict, Unauthorized } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import { requireRecentSignIn } from '../../common/passkey-view';
 import { getAccount } from '../../common/repositories/accounts';
@@ -15,6 +17,8 @@ export const handler = httpHandler({ auth: 'user' }, async ({ caller }) => {
   requireRecentSignIn(caller);
   const account = await getAccount(caller.sub);
   if (!account) throw new Unauthorized(API_MESSAGES.unauthorized);
+  if ((account.credentialIds?.size ?? 0) >= MAX_PASSKEYS)
+    throw new Conflict(ACCOUNT_MESSAGES.tooManyPasskeys);
   const options = await registrationOptionsFor({
     userHandle: account.userHandle,
     email: account.email,

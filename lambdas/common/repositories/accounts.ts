@@ -4,7 +4,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { RoleGroup } from '../../../shared/constants';
+import { MAX_PASSKEYS, type RoleGroup } from '../../../shared/constants';
 import { ddb, type TransactItem } from '../aws';
 import { tableName } from '../env';
 import { transactIf } from '../transactions';
@@ -225,7 +225,7 @@ export interface WritingSession {
  * Transaction item adding a credential to the person's list, only while the session adding it still
  * passes the session check: the account active, no recovery, disable or sign-out everywhere since its
  * sign-in (`tokensValidAfter`), the session not signed out. A recovery that commits after the request
- * was checked cancels the add, so no passkey outlives the recovery.
+ * was checked cancels the add, so no passkey outlives the recovery. Also only below `MAX_PASSKEYS`.
  */
 export const addCredentialItem = (
   userId: string,
@@ -237,7 +237,8 @@ export const addCredentialItem = (
     Key: { userId },
     UpdateExpression: 'ADD credentialIds :id SET updatedAt = :now',
     ConditionExpression:
-      '#status = :active AND tokensValidAfter <= :authTime AND NOT contains(signedOutSessions, :session)',
+      '#status = :active AND tokensValidAfter <= :authTime AND NOT contains(signedOutSessions, :session)' +
+      ' AND size(credentialIds) < :maxPasskeys',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':id': new Set([credentialId]),
@@ -245,6 +246,7 @@ export const addCredentialItem = (
       ':active': 'active',
       ':authTime': session.authTime,
       ':session': signedOutEntry(session.originJti, session.outlivedBy),
+      ':maxPasskeys': MAX_PASSKEYS,
     },
   },
 });
