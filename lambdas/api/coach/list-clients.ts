@@ -9,12 +9,20 @@ import type { CoachClient } from '../../../shared/coaching';
 import { personFrom } from '../../common/coaching';
 import { originOf, recordAudit } from '../../common/audit';
 import { httpHandler, ok } from '../../common/http';
-import { listCoachClients, outOfTargetInWindow } from '../../common/repositories/coaching';
+import {
+  findCoachClientIds,
+  outOfTargetInWindow,
+  readCoachClientStates,
+} from '../../common/repositories/coaching';
 import { getProfileNames } from '../../common/repositories/profiles';
 
 export const handler = httpHandler({ auth: 'coach' }, async ({ caller, event }) => {
-  const states = await listCoachClients(caller.sub);
-  const profiles = await getProfileNames(states.map((state) => state.clientId));
+  const clientIds = await findCoachClientIds(caller.sub);
+  // The names are read beside the states; only the clients whose state names the caller are shown.
+  const [states, profiles] = await Promise.all([
+    readCoachClientStates(caller.sub, clientIds),
+    getProfileNames(clientIds),
+  ]);
   const now = new Date();
   const clients: CoachClient[] = states.flatMap((state) => {
     const person = personFrom(state.clientId, profiles.get(state.clientId));

@@ -179,12 +179,8 @@ export const getCoachIds = async (userIds: readonly string[]): Promise<Map<strin
   );
 };
 
-/**
- * Every client of a coach, with the summary the list shows. `byCoach` finds them, but an index lags
- * its table in AWS: a client unassigned or reassigned a moment ago may still be listed there. So the
- * state items are then read consistently (100 a call) and only those naming this coach are kept.
- */
-export const listCoachClients = async (coachId: string): Promise<ClientState[]> => {
+/** The ids `byCoach` lists for a coach; an index lags its table in AWS, so read the states after. */
+export const findCoachClientIds = async (coachId: string): Promise<string[]> => {
   const clientIds: string[] = [];
   let start: Record<string, unknown> | undefined;
   do {
@@ -201,6 +197,17 @@ export const listCoachClients = async (coachId: string): Promise<ClientState[]> 
     clientIds.push(...(page.Items ?? []).map((item) => String(item.clientId)));
     start = page.LastEvaluatedKey;
   } while (start);
+  return clientIds;
+};
+
+/**
+ * The states of these clients, read consistently (100 a call), of those whose state names the coach
+ * now: a client unassigned or reassigned a moment ago, whom the index may still list, is left out.
+ */
+export const readCoachClientStates = async (
+  coachId: string,
+  clientIds: readonly string[],
+): Promise<ClientState[]> => {
   const states = (await batchGetAll(table(), clientIds.map(stateKey), {
     ConsistentRead: true,
   })) as unknown as ClientState[];
