@@ -4,9 +4,7 @@
  * races of the account lifecycle, each with exactly one outcome a person can explain.
  */
 import { ListUsersCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ACCOUNT_MESSAGES,
@@ -20,6 +18,8 @@ import { API_MESSAGES } from '../../shared/messages';
 import type { Invitation } from '../../shared/schemas';
 import { TABLE_KEYS } from '../../shared/tables';
 import { LOCAL_USER_POOL_ID } from '../../infra/local/stack';
+import { localDocuments } from '../fixtures/aws-env';
+import { interleave } from '../fixtures/interleave';
 import { startPeople, type People, type Person } from '../fixtures/health-people';
 import { SoftwareAuthenticator } from '../fixtures/software-authenticator';
 
@@ -102,13 +102,7 @@ const auditOf = async (type: string, subjectId: string) =>
 
 /** Moves an invitation's creation and expiry this many seconds into the past. */
 const backdate = async (email: string, seconds: number) => {
-  const documents = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-      region: 'us-west-2',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
+  const documents = localDocuments();
   const [item] = (await world.scan('invitations')).filter((invitation) => invitation.email === email);
   const back = (iso: unknown) => new Date(Date.parse(String(iso)) - seconds * 1000).toISOString();
   await documents.send(
@@ -275,13 +269,7 @@ describe('passkeys (SPEC-2 section 3.1)', () => {
     expect(options.status).toBe(200);
     const registrationResponse = new SoftwareAuthenticator(world.stack.origin).createCredential(options.body);
     // Then the account lists as many passkeys as a person may have.
-    const documents = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-        region: 'us-west-2',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      }),
-    );
+    const documents = localDocuments();
     await documents.send(
       new UpdateCommand({
         TableName: world.stack.tables.accounts,
@@ -440,26 +428,6 @@ describe('recovery (SPEC-2 section 3.2)', () => {
       },
     );
     return world.http.activate(email, invite.body.activationCode);
-  };
-
-  /**
-   * Runs `meanwhile` once, when the stack is about to send its first `commandName` whose input mentions
-   * `marker`, then lets that call go on: another request committing inside the gap between a handler's
-   * reads and its write.
-   */
-  const interleave = async (commandName: string, marker: string, meanwhile: () => Promise<void>) => {
-    const { ddb } = await import('../../lambdas/common/aws');
-    const name = `interleave ${marker}`;
-    let fired = false;
-    const hook: InitializeMiddleware<object, MetadataBearer> = (next, context) => async (args) => {
-      if (!fired && context.commandName === commandName && JSON.stringify(args.input).includes(marker)) {
-        fired = true;
-        await meanwhile();
-      }
-      return next(args);
-    };
-    ddb.middlewareStack.add(hook, { step: 'initialize', name });
-    return { fired: () => fired, remove: () => ddb.middlewareStack.remove(name) };
   };
 
   it('refuses a passkey added by a session a recovery ended while the add was under way (401)', async () => {

@@ -8,8 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_MESSAGES, type AuditEvent, type AuditPerson } from '../../shared/audit';
 import { COACHING_MESSAGES, type CoachClient, type CoachNote, type MyCoach } from '../../shared/coaching';
@@ -18,6 +17,8 @@ import { API_MESSAGES, VALIDATION } from '../../shared/messages';
 import type { AdminUserListItem } from '../../shared/schemas';
 import { TABLES } from '../../shared/tables';
 import { createTables } from '../../infra/local/tables';
+import { localDocuments } from '../fixtures/aws-env';
+import { interleave } from '../fixtures/interleave';
 import { startPeople, type People, type Person } from '../fixtures/health-people';
 
 type Who = 'u' | 'v' | 'c' | 'd';
@@ -627,13 +628,7 @@ describe('a role change', () => {
   it('refuses a coach a person who no longer holds users, even while their state still names the coach', async () => {
     // V (now a coach only) named as C's client again behind the API's back, as an assignment racing
     // the role change could leave it.
-    const documents = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-        region: 'us-west-2',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      }),
-    );
+    const documents = localDocuments();
     try {
       await documents.send(
         new UpdateCommand({
@@ -690,56 +685,34 @@ describe('a role change', () => {
     expect(await clientIdsOf(coach)).toContain(y.userId);
     // byCoach has found Y; the admin unassigns Y before the states are read (in AWS the index can lag
     // behind the table for longer than that).
-    const { ddb } = await import('../../lambdas/common/aws');
-    let fired = false;
-    const hook: InitializeMiddleware<object, MetadataBearer> = (next, context) => async (args) => {
-      if (
-        !fired &&
-        context.commandName === 'BatchGetItemCommand' &&
-        JSON.stringify(args.input).includes(`client#${y.userId}`)
-      ) {
-        fired = true;
-        expect((await call(world.admin, 'DELETE', `/internal/v1/admin/users/${y.userId}/coach`)).status).toBe(
-          204,
-        );
-      }
-      return next(args);
-    };
-    ddb.middlewareStack.add(hook, { step: 'initialize', name: 'unassigned while the list is read' });
+    const race = await interleave('BatchGetItemCommand', `client#${y.userId}`, async () => {
+      expect((await call(world.admin, 'DELETE', `/internal/v1/admin/users/${y.userId}/coach`)).status).toBe(
+        204,
+      );
+    });
     try {
       expect(await clientIdsOf(coach)).not.toContain(y.userId);
     } finally {
-      ddb.middlewareStack.remove('unassigned while the list is read');
+      race.remove();
     }
-    expect(fired).toBe(true);
+    expect(race.fired()).toBe(true);
   });
 
   it('refuses an assignment that read the groups before a role change committed', async () => {
     const x = await newClient('client.x@example.com');
     // The assignment has read the groups (X a client); X is made a coach before its transaction runs.
-    const { ddb } = await import('../../lambdas/common/aws');
-    let fired = false;
-    const hook: InitializeMiddleware<object, MetadataBearer> = (next, context) => async (args) => {
-      if (
-        !fired &&
-        context.commandName === 'TransactWriteItemsCommand' &&
-        JSON.stringify(args.input).includes('coach.assigned')
-      ) {
-        fired = true;
-        expect((await changeRoles(x, ['coaches'])).status).toBe(200);
-      }
-      return next(args);
-    };
-    ddb.middlewareStack.add(hook, { step: 'initialize', name: 'assignment raced by a role change' });
+    const race = await interleave('TransactWriteItemsCommand', 'coach.assigned', async () => {
+      expect((await changeRoles(x, ['coaches'])).status).toBe(200);
+    });
     try {
       expect(await assign(x.userId, c.userId)).toMatchObject({
         status: 400,
         body: { message: COACHING_MESSAGES.notAClient },
       });
     } finally {
-      ddb.middlewareStack.remove('assignment raced by a role change');
+      race.remove();
     }
-    expect(fired).toBe(true);
+    expect(race.fired()).toBe(true);
     expect(await clientIdsOf(await signedInAgain(c))).not.toContain(x.userId);
     expect(
       (await auditOf()).filter((event) => event.type === 'coach.assigned' && event.subjectId === x.userId),

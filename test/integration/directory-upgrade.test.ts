@@ -9,13 +9,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  CreateTableCommand,
-  DeleteTableCommand,
-  DynamoDBClient,
-  UpdateTimeToLiveCommand,
-} from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../infra/local/dynamodb-local';
 import { LOCAL_CLIENT_ID, stackFilePath, type LocalStackFile } from '../../infra/local/stack';
@@ -25,7 +20,7 @@ import { backfillDirectory } from '../../lambdas/common/directory-backfill';
 import { getDirectoryCounts } from '../../lambdas/common/repositories/directory';
 import type { AdminUserList, InvitationList } from '../../shared/directory';
 import { TABLES, type TableDefinition } from '../../shared/tables';
-import { freshTables } from '../fixtures/aws-env';
+import { freshTables, localDocuments } from '../fixtures/aws-env';
 import { codeFromLink, createHttpClient } from '../fixtures/http-client';
 import { runNpmStart, type RunningStart } from '../fixtures/npm-start';
 
@@ -97,19 +92,14 @@ const DIRECTORY_ATTRIBUTES = {
   invitations: ['dir', 'dirSort', 'state'],
 };
 const makeItAsOf060 = async (endpoint: string, tables: TableNames) => {
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'us-west-2',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const documents = DynamoDBDocumentClient.from(client);
+  const documents = localDocuments(endpoint);
   try {
     for (const table of ['accounts', 'invitations'] as const) {
       const name = tables[table];
       const { partitionKey, timeToLiveAttribute }: TableDefinition = TABLES[table];
       const { Items = [] } = await documents.send(new ScanCommand({ TableName: name, ConsistentRead: true }));
-      await client.send(new DeleteTableCommand({ TableName: name }));
-      await client.send(
+      await documents.send(new DeleteTableCommand({ TableName: name }));
+      await documents.send(
         new CreateTableCommand({
           TableName: name,
           BillingMode: 'PAY_PER_REQUEST',
@@ -118,7 +108,7 @@ const makeItAsOf060 = async (endpoint: string, tables: TableNames) => {
         }),
       );
       if (timeToLiveAttribute)
-        await client.send(
+        await documents.send(
           new UpdateTimeToLiveCommand({
             TableName: name,
             TimeToLiveSpecification: { AttributeName: timeToLiveAttribute, Enabled: true },
@@ -133,7 +123,7 @@ const makeItAsOf060 = async (endpoint: string, tables: TableNames) => {
       }
     }
   } finally {
-    client.destroy();
+    documents.destroy();
   }
 };
 
@@ -197,13 +187,7 @@ describe('two upgrades at once', () => {
   it('count each item once', async () => {
     const endpoint = inject('dynamoDbEndpoint');
     const tables = await freshTables(endpoint);
-    const documents = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint,
-        region: 'us-west-2',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      }),
-    );
+    const documents = localDocuments(endpoint);
     const accounts = [
       ['a', ['users'], 'active'],
       ['b', ['users'], 'disabled'],
