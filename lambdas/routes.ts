@@ -520,11 +520,12 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     path: '/v1/users/me/export',
     auth: 'user',
     entry: 'lambdas/api/users/export-me.ts',
-    // The profile, then every measurement and log of the caller through the byOwner index; the export
-    // is audited (data.exported).
+    // The profile, then every measurement and log of the caller through the byOwner index and the notes
+    // written to them; the export is audited (data.exported).
     tables: {
       profiles: [{ actions: ['GetItem'] }],
       healthRecords: [{ actions: ['Query'], index: 'byOwner' }],
+      coaching: [{ actions: ['Query'], keys: ['notes#*'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
     cognitoActions: [],

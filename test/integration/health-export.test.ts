@@ -8,6 +8,7 @@ import type { Bundle, Observation, Patient } from 'fhir/r4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEASUREMENT_TYPES } from '../../shared/health';
 import type { AuditEvent } from '../../shared/audit';
+import type { CoachNote } from '../../shared/coaching';
 import type { HealthLog, Measurement } from '../../shared/health-schemas';
 import type { UserProfile } from '../../shared/schemas';
 import { startHealthPeople, type HealthPeople } from '../fixtures/health-people';
@@ -101,6 +102,44 @@ describe('the JSON export', () => {
       [...items].sort((x, y) => String(x[key]).localeCompare(String(y[key])));
     expect(byId(body.measurements, 'measurementId')).toEqual(byId(measurements, 'measurementId'));
     expect(byId(body.logs, 'logId')).toEqual(byId(logs, 'logId'));
+  });
+
+  it("holds every note a coach wrote to the person, newest first, and nobody else's", async () => {
+    const { http, admin, a, b } = people;
+    const invited = await http.request<{ activationCode: string }>('POST', '/internal/v1/admin/invitations', {
+      token: admin.idToken,
+      json: { email: 'coach.export@example.com', roles: ['coaches'] },
+    });
+    const coach = await http.activate('coach.export@example.com', invited.body.activationCode);
+    for (const clientId of [a.userId, b.userId]) {
+      const assigned = await http.request('PUT', `/internal/v1/admin/users/${clientId}/coach`, {
+        token: admin.idToken,
+        json: { coachId: coach.userId },
+      });
+      expect(assigned.status).toBe(200);
+    }
+    const texts = ['Great week of readings.', 'Try a walk after dinner.'];
+    for (const text of texts) {
+      const note = await http.request('POST', `/v1/coach/clients/${a.userId}/notes`, {
+        token: coach.idToken,
+        json: { text },
+      });
+      expect(note.status).toBe(201);
+    }
+    const note = await http.request('POST', `/v1/coach/clients/${b.userId}/notes`, {
+      token: coach.idToken,
+      json: { text: 'For B only.' },
+    });
+    expect(note.status).toBe(201);
+
+    const response = await fetch(`${people.stack.origin}/v1/users/me/export?format=json`, {
+      headers: { authorization: `Bearer ${a.idToken}` },
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { coachNotes: CoachNote[] };
+    expect(body.coachNotes.map(({ text, clientId, coachId }) => ({ text, clientId, coachId }))).toEqual(
+      [...texts].reverse().map((text) => ({ text, clientId: a.userId, coachId: coach.userId })),
+    );
   });
 
   it('answers the default format as JSON and refuses an unknown one', async () => {

@@ -1,6 +1,7 @@
 /**
  * GET /v1/users/me/export: a download of everything the caller's account holds: the profile, every
- * measurement and every daily log as JSON, or the profile and measurements as a FHIR R4 Bundle.
+ * measurement, every daily log and every note their coaches wrote to them as JSON, or the profile and
+ * measurements as a FHIR R4 Bundle.
  * Audited (SPEC-2 section 4, "data exported") once everything is read and before it is answered: when
  * the event cannot be written, nothing is exported (503).
  */
@@ -10,6 +11,7 @@ import { originOf, recordAudit } from '../../common/audit';
 import { NotFound } from '../../common/errors';
 import { fhirBundle } from '../../common/fhir-export';
 import { httpHandler, ok } from '../../common/http';
+import { listAllNotes } from '../../common/repositories/coaching';
 import { listAllRecords } from '../../common/repositories/health-records';
 import { getProfile } from '../../common/repositories/profiles';
 
@@ -23,7 +25,13 @@ export const handler = httpHandler(
     const exportedAt = new Date().toISOString();
     const day = exportedAt.slice(0, 10);
     const measurements = (await listAllRecords(caller.sub, 'M')) as Measurement[];
-    const logs = query.format === 'fhir' ? [] : ((await listAllRecords(caller.sub, 'L')) as HealthLog[]);
+    const [logs, coachNotes] =
+      query.format === 'fhir'
+        ? [[], []]
+        : await Promise.all([
+            listAllRecords(caller.sub, 'L') as Promise<HealthLog[]>,
+            listAllNotes(caller.sub),
+          ]);
     await recordAudit(originOf(event), {
       type: 'data.exported',
       actorId: caller.sub,
@@ -37,7 +45,7 @@ export const handler = httpHandler(
       };
     }
     return {
-      ...ok({ exportedAt, profile, measurements, logs }),
+      ...ok({ exportedAt, profile, measurements, logs, coachNotes }),
       headers: download(`health-records-${day}.json`),
     };
   },

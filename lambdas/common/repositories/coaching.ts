@@ -259,6 +259,12 @@ export const putNote = async (note: CoachNote, audit: TransactItem): Promise<boo
 };
 
 /** The client's newest notes, newest first. */
+/** A note as the lists answer it: its author as `coachId`, without the keys. */
+const noteOf = (item: Record<string, unknown>): CoachNote => {
+  const { pk: _pk, sk: _sk, authorId, ...note } = item;
+  return { ...note, coachId: authorId } as CoachNote;
+};
+
 export const listNotes = async (clientId: string): Promise<CoachNote[]> => {
   const result = await ddb.send(
     new QueryCommand({
@@ -270,8 +276,26 @@ export const listNotes = async (clientId: string): Promise<CoachNote[]> => {
       ConsistentRead: true,
     }),
   );
-  return (result.Items ?? []).map((item: Record<string, unknown>) => {
-    const { pk: _pk, sk: _sk, authorId, ...note } = item;
-    return { ...note, coachId: authorId } as CoachNote;
-  });
+  return (result.Items ?? []).map(noteOf);
+};
+
+/** Every note written to the client, newest first, page by page (their data export). */
+export const listAllNotes = async (clientId: string): Promise<CoachNote[]> => {
+  const notes: CoachNote[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page: QueryCommandOutput = await ddb.send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': notesKey(clientId) },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        ...(start && { ExclusiveStartKey: start }),
+      }),
+    );
+    notes.push(...(page.Items ?? []).map(noteOf));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return notes;
 };

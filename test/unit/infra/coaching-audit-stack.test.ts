@@ -347,6 +347,12 @@ describe('coaching grants', () => {
     CreateMeasurement: ['dynamodb:UpdateItem coaching client#*', ...lines(KEY_WRITE, 'coaching key')],
     DeleteMeasurement: ['dynamodb:UpdateItem coaching client#*', ...lines(KEY_WRITE, 'coaching key')],
     CreateLog: ['dynamodb:UpdateItem coaching client#*', ...lines(KEY_WRITE, 'coaching key')],
+    // The person's data export holds every note written to them.
+    ExportMe: [
+      'dynamodb:Query coaching notes#*',
+      'dynamodb:Query coaching/index/byCoach notes#*',
+      ...lines(KEY_READ, 'coaching key'),
+    ],
     AssignCoach: [
       'dynamodb:GetItem coaching client#*',
       'dynamodb:UpdateItem coaching client#*',
@@ -520,14 +526,14 @@ describe('coaching grants', () => {
     );
   });
 
-  it('lets only CreateClientNote write a note, only GetMyCoach and ListClientNotes read them, nobody change one, and only the erase delete them', () => {
+  it("lets only CreateClientNote write a note, only GetMyCoach, ListClientNotes and the person's export read them, nobody change one, and only the erase delete them", () => {
     const resource = tableArn(prod, 'coaching');
     const notes = client('notes');
     expect(allowedTo(prod, { action: 'dynamodb:PutItem', resource, leadingKeys: notes })).toEqual([
       'CreateClientNote',
     ]);
     expect(allowedTo(prod, { action: 'dynamodb:Query', resource, leadingKeys: notes })).toEqual(
-      [...ERASE_FUNCTIONS, 'GetMyCoach', 'ListClientNotes'].sort(),
+      [...ERASE_FUNCTIONS, 'ExportMe', 'GetMyCoach', 'ListClientNotes'].sort(),
     );
     for (const action of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem']) {
       expect(allowedTo(prod, { action, resource, leadingKeys: notes }), action).toEqual([]);
@@ -578,6 +584,7 @@ describe('coaching grants', () => {
 
 describe('coaching key', () => {
   const READ_ONLY = [
+    'ExportMe',
     'ListUsers',
     'ListCoachClients',
     'ListClientMeasurements',

@@ -910,16 +910,20 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
   ],
   ExportMe: [
     {
-      name: 'the JSON export reads the profile, then every measurement and log, page by page',
+      name: 'the JSON export reads the profile, then every measurement and log, page by page, and the notes to the person',
       event: { method: 'GET', claims: claims('users') },
       ddb: (call, command) => {
         if (on('GetItem', 'profiles', call)) return { Item: profile };
+        if (on('Query', 'coaching', call))
+          return {
+            Items: [{ ...storedNote, pk: `notes#${USER_ID}`, clientId: USER_ID, authorId: OTHER_COACH_ID }],
+          };
         return onePage(call.keys[0]?.endsWith('#M') ? measurement : meal)(call, command);
       },
       expectResult: (result) => {
         status(200)(result);
         const body = JSON.parse((result as APIGatewayProxyResult).body) as Record<string, unknown[]>;
-        expect([body.measurements?.length, body.logs?.length]).toEqual([2, 2]);
+        expect([body.measurements?.length, body.logs?.length, body.coachNotes?.length]).toEqual([2, 2, 1]);
       },
     },
     {
