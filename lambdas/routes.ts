@@ -208,7 +208,8 @@ const LIFECYCLE_ROUTES = (): RouteDefinition[] => [
       accounts: [{ actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
-    cognitoActions: ['AdminDisableUser', 'AdminUserGlobalSignOut'],
+    // Enable too: Cognito follows the account's status, should an enable have committed meanwhile.
+    cognitoActions: ['AdminDisableUser', 'AdminUserGlobalSignOut', 'AdminEnableUser'],
   },
   {
     id: 'EnableUser',
@@ -220,7 +221,8 @@ const LIFECYCLE_ROUTES = (): RouteDefinition[] => [
       accounts: [{ actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
-    cognitoActions: ['AdminEnableUser'],
+    // Disable too: Cognito follows the account's status, should a disable have committed meanwhile.
+    cognitoActions: ['AdminEnableUser', 'AdminDisableUser', 'AdminUserGlobalSignOut'],
   },
   {
     id: 'DeleteUser',
@@ -305,7 +307,9 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
       // The transaction stores the credential and creates the account and the profile; a recovery's
       // removes the earlier passkeys and updates the account it read.
       passkeys: [{ actions: ['PutItem', 'DeleteItem'] }],
-      accounts: [{ actions: ['PutItem', 'GetItem', 'UpdateItem'] }],
+      // The account created or updated; a recovery only while the admin who issued the code is still
+      // an active admin (checked in its transaction).
+      accounts: [{ actions: ['PutItem', 'GetItem', 'UpdateItem', 'ConditionCheckItem'] }],
       profiles: [{ actions: ['PutItem'] }],
       // The transaction records the activation or the recovery.
       auditEvents: [{ actions: ['PutItem'] }],

@@ -42,8 +42,14 @@ export const SYSTEM_CREATOR = '00000000-0000-4000-8000-000000000000';
  * is still an active admin. An invitation from a demoted, disabled or deleted admin answers like any
  * wrong code.
  */
-export const issuerStillAdmin = async (invitation: InvitationRecord): Promise<boolean> => {
-  const issuer = invitation.resentBy ?? invitation.createdBy;
+export const issuerStillAdmin = (invitation: InvitationRecord): Promise<boolean> =>
+  stillAdmin(invitation.resentBy ?? invitation.createdBy);
+
+/**
+ * Whether the issuer of an invitation or a recovery code is still an active admin (the operator, who
+ * has no account, always is).
+ */
+export const stillAdmin = async (issuer: string): Promise<boolean> => {
   if (issuer === SYSTEM_CREATOR) return true;
   const account = await getAccountGate(issuer);
   return account?.status === 'active' && account.roles.includes('admins');

@@ -93,4 +93,48 @@ describe('invitations and the standing of the admin who issued them', () => {
     const accepted = await world.http.request('POST', '/v1/auth/register-passkey', { json: registration });
     expect(accepted.status).toBe(200);
   });
+
+  it('voids a recovery code once the admin who issued it is demoted, and refuses a recovery under way when it happens meanwhile', async () => {
+    expect((await setDeputy('roles', { roles: ['admins'] })).status).toBe(200);
+    const deputyToken = async () =>
+      (await world.http.signIn(world.people.deputy.authenticator as SoftwareAuthenticator)).idToken ?? '';
+    const target = await world.http.activate(
+      'recovered@example.com',
+      await inviteAs(world.admin.idToken, 'recovered@example.com'),
+    );
+    const issue = async () => {
+      const answer = await world.http.request<{ activationCode: string }>(
+        'POST',
+        `/internal/v1/admin/users/${target.userId}/recovery`,
+        { token: await deputyToken() },
+      );
+      expect(answer.status).toBe(201);
+      return answer.body.activationCode;
+    };
+
+    // Demoted before the code is used: the code answers like a wrong one.
+    const code = await issue();
+    expect((await check('recovered@example.com', code)).body.valid).toBe(true);
+    expect((await setDeputy('roles', { roles: ['users'] })).status).toBe(200);
+    expect((await check('recovered@example.com', code)).body).toEqual({ valid: false });
+    await expect(world.http.activate('recovered@example.com', code)).rejects.toThrow();
+
+    // Demoted while the registration is under way: refused, and the person keeps their passkey.
+    expect((await setDeputy('roles', { roles: ['admins'] })).status).toBe(200);
+    const midway = await issue();
+    const verified = await check('recovered@example.com', midway);
+    expect(verified.body.valid).toBe(true);
+    expect((await setDeputy('roles', { roles: ['users'] })).status).toBe(200);
+    const device = new SoftwareAuthenticator(world.stack.origin);
+    const refused = await world.http.request('POST', '/v1/auth/register-passkey', {
+      json: {
+        email: 'recovered@example.com',
+        activationCode: midway,
+        cognitoUsername: verified.body.cognitoUsername,
+        registrationResponse: device.createCredential(verified.body.registrationOptions),
+      },
+    });
+    expect(refused).toMatchObject({ status: 400, body: { message: API_MESSAGES.registrationFailed } });
+    expect((await world.http.signIn(target.authenticator)).idToken).toBeTruthy();
+  });
 });

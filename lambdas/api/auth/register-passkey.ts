@@ -9,7 +9,8 @@
  * profile, who cannot sign in and counts nowhere (docs/decisions/001-passkey-chain.md). It answers a
  * single-use passkey proof so the new user signs in without a second biometric prompt.
  *
- * A recovery code (SPEC-2 section 3.2): one transaction spends the code, stores the new credential,
+ * A recovery code (SPEC-2 section 3.2), only while the admin who issued it is still an active admin
+ * (checked in the transaction): one transaction spends the code, stores the new credential,
  * removes every earlier passkey of the account and the challenge of one being added, and moves its
  * `tokensValidAfter` to now; then every session of the person is signed out. The userId, profile,
  * records, coach and notes stay.
@@ -41,6 +42,7 @@ import {
 } from '../../common/repositories/invitations';
 import { deletePasskeyItem, newPasskeyRecord, putPasskeyItem } from '../../common/repositories/passkeys';
 import {
+  activeAdminCheckItem,
   createAccountItem,
   getAccount,
   revocationSecond,
@@ -60,7 +62,7 @@ import type { RequestOrigin } from '../../common/audit';
 import { createProfileItem } from '../../common/repositories/profiles';
 import { countsUpdateItem } from '../../common/repositories/directory';
 import { secretsEqual } from '../../common/secrets';
-import { issuerStillAdmin } from '../../common/invite';
+import { issuerStillAdmin, SYSTEM_CREATOR } from '../../common/invite';
 import { startActivationAttempt } from '../../common/limits';
 import { verifyNewPasskey } from '../../common/webauthn';
 
@@ -126,6 +128,8 @@ const recover = async (body: Body, recovery: RecoveryGrant, origin: RequestOrigi
     ...earlier.map((credentialId) => deletePasskeyItem(account.userId, credentialId)),
     // A passkey an earlier session was adding can no longer be finished with its challenge.
     deletePasskeyChallengeItem(account.userId),
+    // Only while the admin who issued the code is still an active admin, when it commits.
+    ...(recovery.issuedBy === SYSTEM_CREATOR ? [] : [activeAdminCheckItem(recovery.issuedBy)]),
     // Only if nobody changed the account meanwhile (a passkey added, a role changed): try again then.
     updateAccountItem(
       account.userId,

@@ -11,7 +11,7 @@ import { verifyActivationRequestSchema, type ActivationVerifyResponse } from '..
 import { originOf, recordAudit } from '../../common/audit';
 import { ensureCognitoUser } from '../../common/cognito-users';
 import { httpHandler, ok } from '../../common/http';
-import { issuerStillAdmin } from '../../common/invite';
+import { issuerStillAdmin, stillAdmin } from '../../common/invite';
 import { startActivationAttempt } from '../../common/limits';
 import { getAccount } from '../../common/repositories/accounts';
 import {
@@ -51,10 +51,14 @@ const invitationRegistration = async (email: string, code: string): Promise<Regi
   };
 };
 
-/** The registration a recovery code opens: a new passkey for the same account. */
+/**
+ * The registration a recovery code opens: a new passkey for the same account, only while the admin who
+ * issued the code is still an active admin (as for invitations: docs/decisions/047).
+ */
 const recoveryRegistration = async (email: string, code: string): Promise<Registration | undefined> => {
   const recovery = await findRecovery(email);
   if (!recovery || !secretsEqual(recovery.activationCode, code)) return undefined;
+  if (!(await stillAdmin(recovery.issuedBy))) return undefined;
   const account = await getAccount(recovery.userId);
   if (!account || account.email !== email) return undefined;
   return {

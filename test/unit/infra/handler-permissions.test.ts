@@ -661,6 +661,12 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
         if (on('GetItem', 'authChallenges', call) && call.keys[0] === `recovery#${EMAIL}`)
           return { Item: recoveryGrant };
         if (on('GetItem', 'accounts', call) && call.keys[0] === USER_ID) return found(accountItem(), command);
+        // The admin who issued the code, still an active admin.
+        if (on('GetItem', 'accounts', call) && call.keys[0] === ADMIN_ID)
+          return found(
+            accountItem({ userId: ADMIN_ID, email: 'admin@example.com', roles: ['admins'] }),
+            command,
+          );
         return undefined;
       },
       expectResult: validActivation,

@@ -631,8 +631,10 @@ describe('least-privilege IAM', () => {
     ).toEqual({
       // The account a recovery code is for.
       VerifyActivation: ['dynamodb:GetItem accounts'],
-      // Created at activation; read and updated by a recovery.
+      // Created at activation; read and updated by a recovery, which also checks that the admin who
+      // issued its code is still an active admin.
       RegisterPasskey: [
+        'dynamodb:ConditionCheckItem accounts',
         'dynamodb:GetItem accounts',
         'dynamodb:PutItem accounts',
         'dynamodb:UpdateItem accounts',
@@ -670,7 +672,8 @@ describe('least-privilege IAM', () => {
     ]);
     // The guarded transactions check that the acting admin (or, for the last admin leaving, another
     // admin) is still an active admin when the change commits (lambdas/common/account-admin.ts); an
-    // assignment, that the client and the coach still hold their roles.
+    // assignment, that the client and the coach still hold their roles; a recovery, that the admin who
+    // issued its code still is one.
     expect(allowed('dynamodb:ConditionCheckItem')).toEqual([
       'AssignCoach',
       'ChangeRoles',
@@ -678,6 +681,7 @@ describe('least-privilege IAM', () => {
       'DeleteUser',
       'DisableUser',
       'EnableUser',
+      'RegisterPasskey',
     ]);
     // Only the erase removes an account, one item by key: no function may batch-write (so put) one.
     expect(allowed('dynamodb:DeleteItem')).toEqual(['DeleteMe', 'DeleteUser']);
