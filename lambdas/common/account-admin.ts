@@ -8,13 +8,19 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { ACCOUNT_MESSAGES } from '../../shared/account';
 import { API_MESSAGES } from '../../shared/messages';
+import { canonicalRoles } from '../../shared/roles';
+import type { RoleGroup } from '../../shared/constants';
 import { auditTransactItem, type AuditRecord, type RequestOrigin } from './audit';
+import { setUserEnabled, setUserGroups, signOutEverywhere } from './cognito-users';
 import { Conflict, Forbidden, NotFound } from './errors';
 import {
   activeAdminCheckItem,
   getAccount,
+  getAccountGate,
   updateAccountItem,
+  type AccountGate,
   type AccountRecord,
+  type AccountStatus,
 } from './repositories/accounts';
 import { countsUpdateItem, statusDelta } from './repositories/directory';
 import { transactWrite } from './transactions';
@@ -51,3 +57,56 @@ export const commitAdminChange = async (change: {
     throw new Conflict(ACCOUNT_MESSAGES.changedMeanwhile);
   }
 };
+
+/** How many times Cognito is set and the account read again before giving up (409). */
+const COGNITO_ROUNDS = 3;
+
+/**
+ * Makes Cognito hold what the account holds, after an admin change committed (or found nothing to
+ * change): applies `value`, then reads the account again (consistently) and, while it holds something
+ * else, applies that and reads again. Another admin's change committed after this one's but applied
+ * to Cognito before this one's is therefore undone by neither: whichever request sets Cognito last
+ * reads the account after it. An account gone meanwhile is left to the erase (which deletes the user).
+ */
+const followAccount = async <T>(
+  userId: string,
+  value: T,
+  stored: (gate: AccountGate) => T,
+  apply: (value: T) => Promise<void>,
+  same: (a: T, b: T) => boolean,
+): Promise<void> => {
+  let applied = value;
+  for (let round = 0; round < COGNITO_ROUNDS; round += 1) {
+    await apply(applied);
+    const gate = await getAccountGate(userId);
+    if (!gate || same(stored(gate), applied)) return;
+    applied = stored(gate);
+  }
+  throw new Conflict(ACCOUNT_MESSAGES.changedMeanwhile);
+};
+
+/** Cognito's groups for the person: exactly the account's roles (see `followAccount`). */
+export const followRoles = (account: AccountRecord, roles: readonly RoleGroup[]): Promise<void> =>
+  followAccount(
+    account.userId,
+    canonicalRoles(roles),
+    (gate) => canonicalRoles(gate.roles),
+    (groups) => setUserGroups(account.cognitoUsername, groups),
+    (a, b) => a.join() === b.join(),
+  );
+
+/**
+ * Cognito's state for the person: enabled while the account is active; disabled, with every refresh
+ * token revoked, while it is disabled (see `followAccount`).
+ */
+export const followStatus = (account: AccountRecord, status: AccountStatus): Promise<void> =>
+  followAccount(
+    account.userId,
+    status,
+    (gate) => gate.status,
+    async (next) => {
+      await setUserEnabled(account.cognitoUsername, next === 'active');
+      if (next === 'disabled') await signOutEverywhere(account.cognitoUsername);
+    },
+    (a, b) => a === b,
+  );

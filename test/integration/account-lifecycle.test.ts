@@ -5,6 +5,7 @@
  */
 import { ListUsersCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ACCOUNT_MESSAGES,
@@ -677,6 +678,81 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     token.admin = signedIn.idToken ?? '';
     expect((await api('GET', '/internal/v1/admin/users', token.admin)).status).toBe(200);
     await api('PUT', `/internal/v1/admin/users/${deputy.userId}/roles`, token.admin, { roles: ['users'] });
+  });
+
+  /** An invited and activated person of this test's own (roles `users`), with their passkey. */
+  const newPerson = async (email: string) => {
+    const invite = await api<{ activationCode: string }>(
+      'POST',
+      '/internal/v1/admin/invitations',
+      token.admin,
+      {
+        email,
+      },
+    );
+    return world.http.activate(email, invite.body.activationCode);
+  };
+  const groupsOf = (idToken: string) =>
+    (JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>)[
+      'cognito:groups'
+    ];
+  const accountOf = async (userId: string) =>
+    (await world.scan('accounts')).find((account) => account.userId === userId);
+
+  it("leaves the person's groups as the account holds them when a later role change set them first", async () => {
+    const person = await newPerson('raced-roles@example.com');
+    // Admin A makes the person a coach; admin B, reading after A's change committed, makes them a
+    // coach and a client, all of it (Cognito too) before A reaches Cognito: B's read of the person's
+    // coaching state happens inside A's (A's account change committed, its groups not yet set).
+    let second: Awaited<ReturnType<typeof api>> | undefined;
+    const race = await interleave('GetItemCommand', `client#${person.userId}`, async () => {
+      second = await api('PUT', `/internal/v1/admin/users/${person.userId}/roles`, token.admin, {
+        roles: ['coaches', 'users'],
+      });
+    });
+    try {
+      const first = await api('PUT', `/internal/v1/admin/users/${person.userId}/roles`, token.admin, {
+        roles: ['coaches'],
+      });
+      expect(race.fired()).toBe(true);
+      expect(first.status).toBe(200);
+      expect(second?.status).toBe(200);
+    } finally {
+      race.remove();
+    }
+    expect((await accountOf(person.userId))?.roles).toEqual(['coaches', 'users']);
+    const after = await signInAs(person.authenticator);
+    expect(groupsOf(after.idToken)).toEqual(['coaches', 'users']);
+    expect((await api('GET', '/v1/users/me', after.idToken)).status).toBe(200);
+  });
+
+  it('leaves the person enabled in Cognito when an enable committed after a disable set Cognito first', async () => {
+    const person = await newPerson('raced-status@example.com');
+    // Admin A disables the person; admin B enables them again, all of it (Cognito too) after A's
+    // change committed and before A disables the Cognito user.
+    const { cognito } = await import('../../lambdas/common/aws');
+    const name = 'interleave AdminDisableUser';
+    let fired = false;
+    let second: Awaited<ReturnType<typeof api>> | undefined;
+    const hook: InitializeMiddleware<object, MetadataBearer> = (next, context) => async (args) => {
+      if (!fired && context.commandName === 'AdminDisableUserCommand') {
+        fired = true;
+        second = await api('POST', `/internal/v1/admin/users/${person.userId}/enable`, token.admin);
+      }
+      return next(args);
+    };
+    cognito.middlewareStack.add(hook, { step: 'initialize', name });
+    try {
+      const first = await api('POST', `/internal/v1/admin/users/${person.userId}/disable`, token.admin);
+      expect(fired).toBe(true);
+      expect(first.status).toBe(200);
+      expect(second?.status).toBe(200);
+    } finally {
+      cognito.middlewareStack.remove(name);
+    }
+    expect((await accountOf(person.userId))?.status).toBe('active');
+    const after = await signInAs(person.authenticator);
+    expect((await api('GET', '/v1/users/me', after.idToken)).status).toBe(200);
   });
 
   it('deletes a person and everything they hold; only the audit log keeps the event', async () => {

@@ -12,9 +12,8 @@
 import { ACCOUNT_MESSAGES, changeRolesRequestSchema } from '../../../shared/account';
 import type { RoleGroup } from '../../../shared/constants';
 import { originOf } from '../../common/audit';
-import { commitAdminChange, targetAccount } from '../../common/account-admin';
+import { commitAdminChange, followRoles, targetAccount } from '../../common/account-admin';
 import { unassignClientsOf, unassignCoachOf } from '../../common/coaching';
-import { setUserGroups } from '../../common/cognito-users';
 import { Conflict } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import { revocationSecond } from '../../common/repositories/accounts';
@@ -57,7 +56,9 @@ export const handler = httpHandler(
         await unassignCoachOf(clientId, origin, caller.sub, 'roles-changed', target.userId);
     }
     // Also when nothing changed in the account: a retry after a failure here brings Cognito in line.
-    await setUserGroups(target.cognitoUsername, roles);
+    // Then the account is read again: another admin's role change committed after this one's may
+    // have set its groups before this request got here, and the groups follow what is stored.
+    await followRoles(target, roles);
     return ok({ userId: target.userId, roles });
   },
 );

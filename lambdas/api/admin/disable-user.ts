@@ -5,8 +5,7 @@
  */
 import { ACCOUNT_MESSAGES } from '../../../shared/account';
 import { originOf } from '../../common/audit';
-import { commitAdminChange, targetAccount } from '../../common/account-admin';
-import { setUserEnabled, signOutEverywhere } from '../../common/cognito-users';
+import { commitAdminChange, followStatus, targetAccount } from '../../common/account-admin';
 import { Conflict } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import { revocationSecond } from '../../common/repositories/accounts';
@@ -23,7 +22,8 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
       origin: originOf(event),
     });
   }
-  await setUserEnabled(target.cognitoUsername, false);
-  await signOutEverywhere(target.cognitoUsername);
+  // Also when nothing changed (a retry finishes the work); then Cognito follows what the account holds
+  // in the end, should an enable have committed meanwhile.
+  await followStatus(target, 'disabled');
   return ok({ userId: target.userId, status: 'disabled' });
 });

@@ -3,8 +3,7 @@
  * disable stay refused (`tokensValidAfter` is not moved back).
  */
 import { originOf } from '../../common/audit';
-import { commitAdminChange, targetAccount } from '../../common/account-admin';
-import { setUserEnabled } from '../../common/cognito-users';
+import { commitAdminChange, followStatus, targetAccount } from '../../common/account-admin';
 import { httpHandler, ok } from '../../common/http';
 
 export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParameters, event }) => {
@@ -18,6 +17,8 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
       origin: originOf(event),
     });
   }
-  await setUserEnabled(target.cognitoUsername, true);
+  // Also when nothing changed (a retry finishes the work); then Cognito follows what the account holds
+  // in the end, should a disable have committed meanwhile.
+  await followStatus(target, 'active');
   return ok({ userId: target.userId, status: 'active' });
 });
