@@ -922,6 +922,32 @@ describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
       body: { message: API_MESSAGES.invitationNotFound },
     });
   });
+
+  it('deletes the Cognito user an activation reserved while the invitation was being deleted', async () => {
+    const email = 'reserved-midway@example.com';
+    const created = await invite(email);
+    expect(created.status).toBe(201);
+    // The delete has read the invitation (no user reserved yet); the code is checked before it commits.
+    const race = await interleave('TransactWriteItemsCommand', email, async () => {
+      expect((await check(email, created.body.activationCode)).body).toMatchObject({ valid: true });
+    });
+    try {
+      const deleted = await api(
+        'DELETE',
+        `/internal/v1/admin/invitations/${encodeURIComponent(email)}`,
+        token.admin,
+      );
+      expect(deleted.status).toBe(204);
+    } finally {
+      race.remove();
+    }
+    expect(race.fired()).toBe(true);
+    const users = await world.http.cognito.send(
+      new ListUsersCommand({ UserPoolId: LOCAL_USER_POOL_ID, Filter: `email = "${email}"` }),
+    );
+    expect(users.Users ?? []).toEqual([]);
+    expect((await invite(email)).status).toBe(201);
+  });
 });
 
 describe("the person's own rights (SPEC-2 section 3.4)", () => {

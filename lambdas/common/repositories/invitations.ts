@@ -181,9 +181,18 @@ export const deletePendingInvitation = async (email: string): Promise<DeleteOutc
           Delete: {
             TableName: table(),
             Key: { email },
-            // Still the invitation read (a resend changes the code), still unused.
-            ConditionExpression: 'activationCode = :code AND codeUsed = :false',
-            ExpressionAttributeValues: { ':code': invitation.activationCode, ':false': false },
+            // Still the invitation read (a resend changes the code), still unused, and with the Cognito
+            // user read (a verification meanwhile reserves one, which the caller must delete too).
+            ConditionExpression: `activationCode = :code AND codeUsed = :false AND ${
+              invitation.cognitoUsername === undefined
+                ? 'attribute_not_exists(cognitoUsername)'
+                : 'cognitoUsername = :username'
+            }`,
+            ExpressionAttributeValues: {
+              ':code': invitation.activationCode,
+              ':false': false,
+              ...(invitation.cognitoUsername !== undefined && { ':username': invitation.cognitoUsername }),
+            },
           },
         },
         ...countsUpdateItem({ pendingInvitations: -1 }),
