@@ -71,7 +71,19 @@ const addMissingIndexes = async (
         GlobalSecondaryIndexUpdates: [{ Create: indexDefinition(index) }],
       }),
     );
+    await untilActive(client, name, index.indexName);
   }
+};
+
+/** Waits (at most 30 s) until the table and the index being created are both ACTIVE. */
+const untilActive = async (client: DynamoDBClient, name: string, indexName: string): Promise<void> => {
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    const index = Table?.GlobalSecondaryIndexes?.find((candidate) => candidate.IndexName === indexName);
+    if (Table?.TableStatus === 'ACTIVE' && index?.IndexStatus === 'ACTIVE') return;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error(`The index ${indexName} of ${name} did not become active.`);
 };
 
 const createOne = async (

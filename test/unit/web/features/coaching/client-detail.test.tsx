@@ -110,12 +110,14 @@ describe('Client detail', () => {
   });
 
   it("shows the client's charts and entries read-only, in the coach's units, marked against targets", async () => {
+    // Each time taken once: read again for the expected text, a minute may have turned meanwhile.
+    const [oneHourAgo, twoHoursAgo, threeHoursAgo] = [hoursAgo(1), hoursAgo(2), hoursAgo(3)];
     measurements = [
-      measurement({ userId: CLIENT.userId, type: 'weight', value: 69.8532, takenAt: hoursAgo(1) }),
-      measurement({ userId: CLIENT.userId, type: 'glucose', value: 112, takenAt: hoursAgo(2) }),
+      measurement({ userId: CLIENT.userId, type: 'weight', value: 69.8532, takenAt: oneHourAgo }),
+      measurement({ userId: CLIENT.userId, type: 'glucose', value: 112, takenAt: twoHoursAgo }),
     ];
     api.set(`GET ${BASE}/logs`, {
-      items: [mealLog({ userId: CLIENT.userId, description: 'Toast', eatenAt: hoursAgo(3) })],
+      items: [mealLog({ userId: CLIENT.userId, description: 'Toast', eatenAt: threeHoursAgo })],
     });
     await open();
     const charts = within(screen.getByRole('region', { name: 'Progress Charts' }));
@@ -127,9 +129,9 @@ describe('Client detail', () => {
     expect(
       entries.getAllByRole('listitem').map((item) => item.querySelector('.entry__body')?.textContent),
     ).toEqual([
-      `Weight154.0 lb${when(hoursAgo(1))}`,
-      `Blood glucoseAbove target112 mg/dL · Fasting${when(hoursAgo(2))}`,
-      `MealToast · 45 g carbs${when(hoursAgo(3))}`,
+      `Weight154.0 lb${when(oneHourAgo)}`,
+      `Blood glucoseAbove target112 mg/dL · Fasting${when(twoHoursAgo)}`,
+      `MealToast · 45 g carbs${when(threeHoursAgo)}`,
     ]);
     expect(entries.queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Download/ })).not.toBeInTheDocument();
