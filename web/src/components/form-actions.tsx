@@ -27,13 +27,23 @@ export function SubmitButton({
 interface FormActionsProps extends Omit<SubmitButtonProps, 'label'> {
   onCancel: () => void;
   submitLabel: string;
+  /**
+   * For a step that cannot be called back once sent (deleting the account, ending every session):
+   * Cancel is disabled while it runs, so the dialog stays until the answer is in.
+   */
+  committed?: boolean;
 }
 
 /** A dialog form's Cancel and submit. */
-export function FormActions({ onCancel, submitLabel, ...submit }: FormActionsProps) {
+export function FormActions({ onCancel, submitLabel, committed = false, ...submit }: FormActionsProps) {
   return (
     <div className="form__actions">
-      <button type="button" className="button button--secondary" onClick={onCancel}>
+      <button
+        type="button"
+        className="button button--secondary"
+        onClick={onCancel}
+        disabled={committed && submit.busy}
+      >
         Cancel
       </button>
       <SubmitButton label={submitLabel} {...submit} />

@@ -49,6 +49,10 @@ const failureOf = async (
   return { message: body, fields: {} };
 };
 
+/** The session check refused the token: the session is over (not a passkey route's re-sign-in). */
+export const endsSession = (status: number, message: string): boolean =>
+  status === 401 && message === API_MESSAGES.unauthorized;
+
 /** Error text as SPEC section 8 says: JSON `message`, else the raw body, else status and text. */
 export const errorText = async (response: Response): Promise<string> => (await failureOf(response)).message;
 
@@ -74,7 +78,11 @@ export async function apiRequest<Output>(
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
   if (auth) {
     const token = await (await loadAuth()).getIdToken();
-    if (!token) throw new ApiError(401, MESSAGES.noIdToken);
+    if (!token) {
+      // No stored tokens: signed out in another tab (Amplify's cookies are shared), so this one is too.
+      if (reportEndedSession) reportSessionEnded();
+      throw new ApiError(401, MESSAGES.noIdToken);
+    }
     headers.Authorization = `Bearer ${token}`;
   }
   const response = await fetch(`${getWebConfig().apiBaseUrl}${path}`, {
@@ -86,8 +94,7 @@ export async function apiRequest<Output>(
   if (!response.ok) {
     const { message, fields } = await failureOf(response);
     // The session check refused the token: the session is over (not a passkey route's re-sign-in).
-    if (auth && reportEndedSession && response.status === 401 && message === API_MESSAGES.unauthorized)
-      reportSessionEnded();
+    if (auth && reportEndedSession && endsSession(response.status, message)) reportSessionEnded();
     throw new ApiError(response.status, message, fields);
   }
   if (response.status === 204 || !schema) return undefined;

@@ -5,9 +5,10 @@
  */
 import { MESSAGES } from '../../../shared/messages';
 import { getWebConfig } from '../config/web-config';
-import { errorText } from './api-client';
+import { endsSession, errorText } from './api-client';
 import { ApiError } from './api-error';
 import { loadAuth } from './auth/load-auth';
+import { reportSessionEnded } from './auth/session-ended';
 
 /** Long enough for every browser to start reading the blob before the URL is revoked. */
 const REVOKE_AFTER_MS = 10_000;
@@ -54,11 +55,19 @@ export const saveBlob = (blob: Blob, name: string): void => {
  */
 export const downloadFromApi = async (path: string, fallbackName: string): Promise<string> => {
   const token = await (await loadAuth()).getIdToken();
-  if (!token) throw new ApiError(401, MESSAGES.noIdToken);
+  if (!token) {
+    // Signed out in another tab: this one is signed out too (as in `apiRequest`).
+    reportSessionEnded();
+    throw new ApiError(401, MESSAGES.noIdToken);
+  }
   const response = await fetch(`${getWebConfig().apiBaseUrl}${path}`, {
     headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
   });
-  if (!response.ok) throw new ApiError(response.status, await errorText(response));
+  if (!response.ok) {
+    const message = await errorText(response);
+    if (endsSession(response.status, message)) reportSessionEnded();
+    throw new ApiError(response.status, message);
+  }
   const name = fileNameFromDisposition(response.headers.get('Content-Disposition')) ?? fallbackName;
   saveBlob(await response.blob(), name);
   return name;

@@ -93,4 +93,89 @@ describe('routes and guards', () => {
     expect(await screen.findByRole('button', { name: MESSAGES.signInWithPasskey })).toBeInTheDocument();
     expect(app.location().pathname).toBe('/signin');
   });
+
+  it('signs out when the stored tokens are gone (signed out in another tab)', async () => {
+    cognito.givenSession(sessionUser(['user']));
+    const app = renderApp('/dashboard/health');
+    await screen.findByRole('heading', { level: 1, name: 'Health Overview' });
+    // Amplify's cookies are shared by every tab: signing out in another one leaves this one no token.
+    cognito.getIdToken.mockResolvedValue(undefined);
+    await act(() => app.queryClient.invalidateQueries());
+    expect(await screen.findByRole('button', { name: MESSAGES.signInWithPasskey })).toBeInTheDocument();
+    expect(app.location().pathname).toBe('/signin');
+  });
+
+  it.each([
+    ['someone else signed in', sessionUser(['user'], { userId: '22222222-2222-4222-8222-222222222222' })],
+    ['nobody is signed in', null],
+  ])(
+    "drops the previous person's screen and data when the tab shows again and %s in another tab",
+    async (_, next) => {
+      cognito.givenSession(sessionUser(['user']));
+      const app = renderApp('/dashboard/health');
+      await screen.findByRole('heading', { level: 1, name: 'Health Overview' });
+      expect(app.queryClient.getQueryCache().getAll().length).toBeGreaterThan(0);
+      const profileCalls = cognito.getSessionUser.mock.calls.length;
+
+      // Another tab changed the shared session: this one learns of it when it is seen again.
+      cognito.getSessionUser.mockResolvedValue(next);
+      cognito.getIdToken.mockResolvedValue(next ? 'id-token-of-someone-else' : undefined);
+      act(() => {
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+
+      expect(await screen.findByRole('button', { name: MESSAGES.signInWithPasskey })).toBeInTheDocument();
+      expect(app.location().pathname).toBe('/signin');
+      expect(cognito.getSessionUser.mock.calls.length).toBeGreaterThan(profileCalls);
+      expect(app.queryClient.getQueryCache().getAll()).toEqual([]);
+    },
+  );
+
+  it("keeps the screen when the session cannot be read while this app's cookies are still there (offline)", async () => {
+    cognito.givenSession(sessionUser(['user']));
+    const app = renderApp('/dashboard/health');
+    await screen.findByRole('heading', { level: 1, name: 'Health Overview' });
+    const cookie = 'CognitoIdentityServiceProvider.test-client-id.LastAuthUser';
+    document.cookie = `${cookie}=someone; path=/`;
+    try {
+      const calls = cognito.getSessionUser.mock.calls.length;
+      cognito.getSessionUser.mockResolvedValue(null);
+      act(() => {
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+      await waitFor(() => expect(cognito.getSessionUser.mock.calls.length).toBeGreaterThan(calls));
+      await act(() => Promise.resolve());
+      expect(app.location().pathname).toBe('/dashboard/health');
+    } finally {
+      document.cookie = `${cookie}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+    }
+  });
+
+  it('keeps the same person signed in when the window regains focus', async () => {
+    cognito.givenSession(sessionUser(['user']));
+    const app = renderApp('/dashboard/health');
+    await screen.findByRole('heading', { level: 1, name: 'Health Overview' });
+    const calls = cognito.getSessionUser.mock.calls.length;
+    act(() => {
+      window.dispatchEvent(new Event('focus'));
+    });
+    await waitFor(() => expect(cognito.getSessionUser.mock.calls.length).toBeGreaterThan(calls));
+    expect(app.location().pathname).toBe('/dashboard/health');
+    expect(screen.getByRole('heading', { level: 1, name: 'Health Overview' })).toBeInTheDocument();
+    expect(cognito.signOut).not.toHaveBeenCalled();
+  });
+
+  it('checks the session on focus: another person signed in elsewhere ends this screen', async () => {
+    cognito.givenSession(sessionUser(['user']));
+    const app = renderApp('/dashboard/health');
+    await screen.findByRole('heading', { level: 1, name: 'Health Overview' });
+    cognito.getSessionUser.mockResolvedValue(
+      sessionUser(['user'], { userId: '22222222-2222-4222-8222-222222222222' }),
+    );
+    act(() => {
+      window.dispatchEvent(new Event('focus'));
+    });
+    await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+    expect(app.queryClient.getQueryCache().getAll()).toEqual([]);
+  });
 });

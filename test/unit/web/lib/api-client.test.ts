@@ -34,11 +34,20 @@ describe('apiRequest', () => {
     expect(vi.mocked(fetch).mock.calls[0]?.[0]).toBe('https://api.test/v1/things');
   });
 
-  it('refuses to call without an id token', async () => {
+  it('refuses to call without an id token, and reports the session over (signed out in another tab)', async () => {
+    const ended = vi.fn();
+    const stop = onSessionEnded(ended);
     cognito.getIdToken.mockResolvedValue(undefined);
     const api = fakeApi({});
     await expect(apiRequest('/v1/users/me', { schema: itemSchema })).rejects.toThrow(MESSAGES.noIdToken);
     expect(api.calls).toHaveLength(0);
+    expect(ended).toHaveBeenCalledTimes(1);
+    // Signing out itself must not report it again (it would loop).
+    await expect(
+      apiRequest('/v1/users/me/sign-out', { method: 'POST', body: {}, reportEndedSession: false }),
+    ).rejects.toThrow(MESSAGES.noIdToken);
+    expect(ended).toHaveBeenCalledTimes(1);
+    stop();
   });
 
   it('skips the token for public calls', async () => {

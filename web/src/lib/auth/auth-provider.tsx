@@ -2,7 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { endServerSession } from './end-session';
 import { loadAuth, signInWithProof } from './load-auth';
+import { getWebConfig } from '../../config/web-config';
 import { onSessionEnded } from './session-ended';
+import { hasStoredSession } from './stored-session';
 import type { PasskeyProof, SessionUser } from './session-user';
 
 export type { PasskeyProof };
@@ -61,6 +63,39 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       unsubscribe?.();
     };
   }, [queryClient]);
+
+  // Amplify's cookies are shared by every tab: another tab may have signed out, or signed someone
+  // else in. When this tab is seen again, the stored session must still be its person's; otherwise
+  // their screen and cached data go (Amplify's own sign-out would end the other tab's session too).
+  const signedInAs = state.status === 'signed-in' ? state.user.userId : undefined;
+  useEffect(() => {
+    if (!signedInAs) return;
+    let active = true;
+    const recheck = () => {
+      if (document.visibilityState !== 'visible') return;
+      void loadAuth()
+        .then((auth) => auth.getSessionUser())
+        .then(
+          (user) => {
+            if (!active || user?.userId === signedInAs) return;
+            // No user read while this app's cookies are still there: the read failed (offline, a
+            // refresh that could not be made), which the refresh's own failure handling decides on.
+            if (!user && hasStoredSession(getWebConfig().userPoolClientId, document.cookie)) return;
+            active = false;
+            queryClient.clear();
+            setState(SIGNED_OUT);
+          },
+          () => undefined, // Amplify could not be fetched: nothing is known, so nothing changes.
+        );
+    };
+    document.addEventListener('visibilitychange', recheck);
+    window.addEventListener('focus', recheck);
+    return () => {
+      active = false;
+      document.removeEventListener('visibilitychange', recheck);
+      window.removeEventListener('focus', recheck);
+    };
+  }, [signedInAs, queryClient]);
 
   const completePasskeySignIn = useCallback(
     async (proof: PasskeyProof) => {

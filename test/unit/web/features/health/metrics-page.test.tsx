@@ -34,7 +34,12 @@ vi.mock('uplot', () => ({
 }));
 
 const HOUR = 3_600_000;
-const hoursAgo = (hours: number) => new Date(Date.now() - hours * HOUR).toISOString();
+/**
+ * Counted from one moment per file: the expected texts read the same times as the data, even when a
+ * minute turns between the two (the screens show absolute times, to the minute).
+ */
+const NOW = Date.now();
+const hoursAgo = (hours: number) => new Date(NOW - hours * HOUR).toISOString();
 const when = (iso: string) =>
   new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
@@ -347,6 +352,23 @@ describe('Metrics & Analytics', () => {
       const app = await open();
       await app.user.click(screen.getByRole('button', { name: 'Download JSON' }));
       expect(await screen.findByRole('alert')).toHaveTextContent('Forbidden');
+      expect(saved).toHaveLength(0);
+    });
+
+    it('signs out when the stored tokens are gone (signed out in another tab)', async () => {
+      const app = await open();
+      cognito.getIdToken.mockResolvedValue(undefined);
+      await app.user.click(screen.getByRole('button', { name: 'Download JSON' }));
+      await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+      expect(api.callsTo('GET', '/v1/users/me/export')).toHaveLength(0);
+    });
+
+    it('signs out when the API refuses the session', async () => {
+      api.set('GET /v1/users/me/export', json({ message: 'Unauthorized' }, 401));
+      const app = await open();
+      await app.user.click(screen.getByRole('button', { name: 'Download JSON' }));
+      await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+      expect(cognito.signOut).toHaveBeenCalledTimes(1);
       expect(saved).toHaveLength(0);
     });
   });

@@ -1,9 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_MESSAGES } from '../../../../../shared/account';
 import * as cognito from '../../support/cognito-mock';
 import { completeProfile, sessionUser } from '../../support/factories';
-import { failure, fakeApi } from '../../support/fake-api';
+import { deferred, failure, fakeApi } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
@@ -61,6 +61,44 @@ describe('Profile page: Export my data and Delete my account', () => {
 
     await waitFor(() => expect(app.location().pathname).toBe('/signin'));
     expect(api.callsTo('DELETE', '/v1/users/me')[0]?.body).toEqual({ confirmEmail: 'casey@example.com' });
+    expect(cognito.signOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the dialog open while deleting, then signs out to /signin', async () => {
+    const answer = deferred<Response>();
+    api.set('DELETE /v1/users/me', () => answer.promise);
+    const { app, dialog } = await openDialog();
+    await app.user.type(dialog.getByLabelText('Your email address'), 'casey@example.com');
+    await app.user.click(dialog.getByRole('button', { name: 'Delete my account' }));
+    await waitFor(() => expect(api.callsTo('DELETE', '/v1/users/me')).toHaveLength(1));
+
+    // Cancel, Escape and the backdrop cannot close a deletion that has started.
+    await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await app.user.keyboard('{Escape}');
+    const backdrop = document.querySelector('.modal__backdrop');
+    if (backdrop) await app.user.click(backdrop);
+    expect(screen.getByRole('dialog', { name: 'Delete my account' })).toBeInTheDocument();
+    expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+
+    await act(async () => answer.resolve(new Response(null, { status: 204 })));
+    await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+    expect(cognito.signOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('still signs out when the page was left while deleting', async () => {
+    const answer = deferred<Response>();
+    api.set('DELETE /v1/users/me', () => answer.promise);
+    const { app, dialog } = await openDialog();
+    await app.user.type(dialog.getByLabelText('Your email address'), 'casey@example.com');
+    await app.user.click(dialog.getByRole('button', { name: 'Delete my account' }));
+    await waitFor(() => expect(api.callsTo('DELETE', '/v1/users/me')).toHaveLength(1));
+
+    // The browser's Back button, say: the dialog goes with the page.
+    await act(() => app.router.navigate('/dashboard'));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+
+    await act(async () => answer.resolve(new Response(null, { status: 204 })));
+    await waitFor(() => expect(app.location().pathname).toBe('/signin'));
     expect(cognito.signOut).toHaveBeenCalledTimes(1);
   });
 

@@ -160,11 +160,12 @@ describe('Profile page', () => {
     expect(api.callsTo('GET', '/v1/users/me')).toHaveLength(2);
   });
 
-  it('asks to sign in when there is no id token', async () => {
+  it('goes to sign-in when there is no id token (signed out in another tab), sending nothing', async () => {
     cognito.getIdToken.mockResolvedValue(undefined);
-    renderApp('/dashboard/profile');
-    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.noIdToken);
-    await waitFor(() => expect(api.callsTo('GET', '/v1/users/me')).toHaveLength(0));
+    const app = renderApp('/dashboard/profile');
+    expect(await screen.findByRole('button', { name: MESSAGES.signInWithPasskey })).toBeInTheDocument();
+    expect(app.location().pathname).toBe('/signin');
+    expect(api.callsTo('GET', '/v1/users/me')).toHaveLength(0);
   });
 });
 

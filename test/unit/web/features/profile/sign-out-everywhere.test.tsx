@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   SIGN_OUT_EVERYWHERE,
@@ -6,7 +6,7 @@ import {
 } from '../../../../../web/src/features/profile/components/sign-out-everywhere';
 import * as cognito from '../../support/cognito-mock';
 import { completeProfile, sessionUser } from '../../support/factories';
-import { failure, fakeApi } from '../../support/fake-api';
+import { deferred, failure, fakeApi } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
@@ -48,6 +48,46 @@ describe('Profile page: Sign out everywhere', () => {
     await waitFor(() => expect(app.location().pathname).toBe('/signin'));
     const [everywhere] = api.callsTo('POST', '/v1/users/me/sign-out');
     expect(everywhere?.body).toEqual({ everywhere: true });
+    expect(cognito.signOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the dialog open while ending the sessions, then signs out to /signin', async () => {
+    const answer = deferred<Response>();
+    api.set('POST /v1/users/me/sign-out', (call) =>
+      (call.body as { everywhere?: boolean }).everywhere
+        ? answer.promise
+        : new Response(null, { status: 204 }),
+    );
+    const { app, dialog } = await openDialog();
+    await app.user.click(dialog.getByRole('button', { name: SIGN_OUT_EVERYWHERE }));
+    await waitFor(() => expect(api.callsTo('POST', '/v1/users/me/sign-out')).toHaveLength(1));
+
+    await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await app.user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: `${SIGN_OUT_EVERYWHERE}?` })).toBeInTheDocument();
+    expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+
+    await act(async () => answer.resolve(new Response(null, { status: 204 })));
+    await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+    expect(cognito.signOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('still signs out when the page was left while ending the sessions', async () => {
+    const answer = deferred<Response>();
+    api.set('POST /v1/users/me/sign-out', (call) =>
+      (call.body as { everywhere?: boolean }).everywhere
+        ? answer.promise
+        : new Response(null, { status: 204 }),
+    );
+    const { app, dialog } = await openDialog();
+    await app.user.click(dialog.getByRole('button', { name: SIGN_OUT_EVERYWHERE }));
+    await waitFor(() => expect(api.callsTo('POST', '/v1/users/me/sign-out')).toHaveLength(1));
+
+    await act(() => app.router.navigate('/dashboard'));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+
+    await act(async () => answer.resolve(new Response(null, { status: 204 })));
+    await waitFor(() => expect(app.location().pathname).toBe('/signin'));
     expect(cognito.signOut).toHaveBeenCalledTimes(1);
   });
 

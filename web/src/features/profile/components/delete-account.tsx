@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { ACCOUNT_LABELS, ACCOUNT_MESSAGES } from '../../../../../shared/account';
 import { Alert } from '../../../components/alert';
-import { FormActions } from '../../../components/form-actions';
 import { TextField } from '../../../components/form-field';
+import { FormActions } from '../../../components/form-actions';
 import { Modal } from '../../../components/overlay/modal';
 import { useSignOutToSignIn } from '../../../lib/auth/use-sign-out';
 import { errorMessage } from '../../../lib/errors';
@@ -24,11 +24,20 @@ function DeleteAccountModal({ email, onClose }: { email: string; onClose: () => 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!matches) return;
-    remove.mutate(typed.trim(), { onSuccess: () => void signOutToSignIn() });
+    // The account is gone once the server says so, whether or not this dialog is still here (the
+    // page may have been left): the promise, unlike mutate's callbacks, outlives the component.
+    remove.mutateAsync(typed.trim()).then(
+      () => signOutToSignIn(),
+      () => undefined, // shown by the alert below
+    );
+  };
+  // A deletion in flight cannot be called back: the dialog stays until it is done.
+  const close = () => {
+    if (!remove.isPending) onClose();
   };
 
   return (
-    <Modal title={ACCOUNT_LABELS.deleteMyAccount} description={WHAT_GOES} onClose={onClose}>
+    <Modal title={ACCOUNT_LABELS.deleteMyAccount} description={WHAT_GOES} onClose={close}>
       <form className="form" onSubmit={submit}>
         {remove.isError && <Alert tone="error">{errorMessage(remove.error, DELETE_FAILED)}</Alert>}
         <TextField
@@ -43,7 +52,8 @@ function DeleteAccountModal({ email, onClose }: { email: string; onClose: () => 
           data-autofocus
         />
         <FormActions
-          onCancel={onClose}
+          committed
+          onCancel={close}
           submitLabel={ACCOUNT_LABELS.deleteMyAccount}
           busyLabel="Deleting..."
           busy={remove.isPending}

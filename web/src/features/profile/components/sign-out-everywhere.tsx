@@ -18,14 +18,24 @@ function SignOutEverywhereModal({ onClose }: { onClose: () => void }) {
   const signOutToSignIn = useSignOutToSignIn();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    end.mutate(undefined, { onSuccess: () => void signOutToSignIn() });
+    // Signs this browser out once the server has ended the sessions, even if the dialog is gone by
+    // then: the promise, unlike mutate's callbacks, outlives the component.
+    end.mutateAsync().then(
+      () => signOutToSignIn(),
+      () => undefined, // shown by the alert below
+    );
+  };
+  // Ending the sessions cannot be called back: the dialog stays until it is done.
+  const close = () => {
+    if (!end.isPending) onClose();
   };
   return (
-    <Modal title={`${SIGN_OUT_EVERYWHERE}?`} description={SIGN_OUT_EVERYWHERE_TEXT} onClose={onClose}>
+    <Modal title={`${SIGN_OUT_EVERYWHERE}?`} description={SIGN_OUT_EVERYWHERE_TEXT} onClose={close}>
       <form className="form" onSubmit={submit}>
         {end.isError && <Alert tone="error">{errorMessage(end.error, SIGN_OUT_EVERYWHERE_FAILED)}</Alert>}
         <FormActions
-          onCancel={onClose}
+          committed
+          onCancel={close}
           submitLabel={SIGN_OUT_EVERYWHERE}
           busyLabel="Signing out..."
           busy={end.isPending}
