@@ -51,6 +51,19 @@ const api = <T = Record<string, unknown>>(method: string, path: string, idToken?
     ...(json !== undefined && { json }),
   });
 
+/** An invited and activated person of one test's own (roles `users`), with their passkey. */
+const activatedPerson = async (email: string) => {
+  const invite = await api<{ activationCode: string }>(
+    'POST',
+    '/internal/v1/admin/invitations',
+    token.admin,
+    {
+      email,
+    },
+  );
+  return world.http.activate(email, invite.body.activationCode);
+};
+
 const passkeysOf = async (idToken: string) =>
   (await api<{ passkeys: Passkey[] }>('GET', '/v1/users/me/passkeys', idToken)).body.passkeys;
 
@@ -251,15 +264,7 @@ describe('passkeys (SPEC-2 section 3.1)', () => {
 
   it(`refuses a passkey beyond ${MAX_PASSKEYS}, before the device makes one and when one made earlier is sent`, async () => {
     const email = 'many-passkeys@example.com';
-    const invite = await api<{ activationCode: string }>(
-      'POST',
-      '/internal/v1/admin/invitations',
-      token.admin,
-      {
-        email,
-      },
-    );
-    const person = await world.http.activate(email, invite.body.activationCode);
+    const person = await activatedPerson(email);
     const { idToken } = await signInAs(person.authenticator);
     // Options asked while below the limit: a registration ready to send.
     const options = await api<Parameters<SoftwareAuthenticator['createCredential']>[0]>(
@@ -417,19 +422,6 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     expect(late).toMatchObject({ status: 401, body: { message: API_MESSAGES.signInFailed } });
     Object.assign(world.people.other, { authenticator: renewed.authenticator });
   });
-
-  /** A person of their own, invited and activated for one test. */
-  const activatedPerson = async (email: string) => {
-    const invite = await api<{ activationCode: string }>(
-      'POST',
-      '/internal/v1/admin/invitations',
-      token.admin,
-      {
-        email,
-      },
-    );
-    return world.http.activate(email, invite.body.activationCode);
-  };
 
   it('refuses a passkey added by a session a recovery ended while the add was under way (401)', async () => {
     const email = 'raced-add@example.com';
@@ -680,18 +672,6 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     await api('PUT', `/internal/v1/admin/users/${deputy.userId}/roles`, token.admin, { roles: ['users'] });
   });
 
-  /** An invited and activated person of this test's own (roles `users`), with their passkey. */
-  const newPerson = async (email: string) => {
-    const invite = await api<{ activationCode: string }>(
-      'POST',
-      '/internal/v1/admin/invitations',
-      token.admin,
-      {
-        email,
-      },
-    );
-    return world.http.activate(email, invite.body.activationCode);
-  };
   const groupsOf = (idToken: string) =>
     (JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>)[
       'cognito:groups'
@@ -700,7 +680,7 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     (await world.scan('accounts')).find((account) => account.userId === userId);
 
   it("leaves the person's groups as the account holds them when a later role change set them first", async () => {
-    const person = await newPerson('raced-roles@example.com');
+    const person = await activatedPerson('raced-roles@example.com');
     // Admin A makes the person a coach; admin B, reading after A's change committed, makes them a
     // coach and a client, all of it (Cognito too) before A reaches Cognito: B's read of the person's
     // coaching state happens inside A's (A's account change committed, its groups not yet set).
@@ -727,7 +707,7 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
   });
 
   it('leaves the person enabled in Cognito when an enable committed after a disable set Cognito first', async () => {
-    const person = await newPerson('raced-status@example.com');
+    const person = await activatedPerson('raced-status@example.com');
     // Admin A disables the person; admin B enables them again, all of it (Cognito too) after A's
     // change committed and before A disables the Cognito user.
     const { cognito } = await import('../../lambdas/common/aws');
