@@ -264,7 +264,10 @@ describe('Client detail', () => {
   it("shows 'Loading...' while the client is looked up", async () => {
     api.set('GET /v1/coach/clients', () => new Promise<Response>(() => undefined));
     renderApp(`/dashboard/clients/${CLIENT.userId}`);
-    expect(await screen.findByText(MESSAGES.loading)).toBeInTheDocument();
+    // The page's own state, once it asked for the list: before that, the route's fallback also says
+    // 'Loading...' and is replaced (a found element could leave the document before the check).
+    await waitFor(() => expect(api.callsTo('GET', '/v1/coach/clients')).toHaveLength(1));
+    expect(screen.getByText(MESSAGES.loading)).toBeInTheDocument();
   });
 
   it('explains a client list that failed to load', async () => {
