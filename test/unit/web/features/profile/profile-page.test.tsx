@@ -38,7 +38,9 @@ describe('Profile page', () => {
   it('shows Loading... first', async () => {
     api.set('GET /v1/users/me', () => new Promise(() => undefined));
     renderApp('/dashboard/profile');
-    expect(await screen.findByText(MESSAGES.loading)).toBeInTheDocument();
+    // Once the page asked for the profile: the route's fallback also says 'Loading...' before it.
+    await waitFor(() => expect(api.callsTo('GET', '/v1/users/me')).toHaveLength(1));
+    expect(screen.getByText(MESSAGES.loading)).toBeInTheDocument();
   });
 
   it('shows the four sections in view mode', async () => {
