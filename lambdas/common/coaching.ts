@@ -8,12 +8,10 @@ import { COACHING_MESSAGES, type Person } from '../../shared/coaching';
 import { canonicalRoles } from '../../shared/roles';
 import { userIdSchema } from '../../shared/schemas';
 import { auditTransactItem, recordAudit, originOf, type RequestOrigin } from './audit';
-import { queryAttributes } from './batch-write';
-import { tableName } from './env';
 import { Conflict, Forbidden } from './errors';
 import type { Caller } from './http';
 import { getAccountGate } from './repositories/accounts';
-import { getClientState, unassignCoach } from './repositories/coaching';
+import { findCoachClientIds, getClientState, unassignCoach } from './repositories/coaching';
 import { getProfileNames, personOf, type ProfileNames } from './repositories/profiles';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 
@@ -49,20 +47,6 @@ const unassignedEvent = (
     details: { coachId, reason },
   });
 
-/** The clients this person coaches (their state items name them in `byCoach`). */
-const clientsOf = async (coachId: string): Promise<string[]> =>
-  (
-    await queryAttributes(
-      {
-        TableName: tableName('coaching'),
-        IndexName: 'byCoach',
-        KeyConditionExpression: 'coachId = :coachId',
-        ExpressionAttributeValues: { ':coachId': coachId },
-      },
-      ['clientId'],
-    )
-  ).map((item) => String(item.clientId));
-
 /**
  * Unassigns every client of `coachId`, each in one transaction with its `coach.unassigned` event.
  * Answers the clients whose transaction was cancelled: their coach changed meanwhile (usually), or it
@@ -75,7 +59,7 @@ export const unassignClientsOf = async (
   reason: UnassignReason,
 ): Promise<string[]> => {
   const cancelled: string[] = [];
-  for (const clientId of await clientsOf(coachId)) {
+  for (const clientId of await findCoachClientIds(coachId)) {
     const event = unassignedEvent(origin, actorId, clientId, coachId, reason);
     if (!(await unassignCoach(clientId, coachId, event))) cancelled.push(clientId);
   }

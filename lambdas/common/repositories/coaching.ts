@@ -8,6 +8,7 @@ import { NOTES_SHOWN, OUT_OF_TARGET_WINDOW_DAYS, type CoachNote } from '../../..
 import { ddb, type TransactItem } from '../aws';
 import { transactIf } from '../transactions';
 import { batchGetAll } from '../batch-get';
+import { queryAttributes } from '../batch-write';
 import { tableName } from '../env';
 
 const table = () => tableName('coaching');
@@ -180,25 +181,18 @@ export const getCoachIds = async (userIds: readonly string[]): Promise<Map<strin
 };
 
 /** The ids `byCoach` lists for a coach; an index lags its table in AWS, so read the states after. */
-export const findCoachClientIds = async (coachId: string): Promise<string[]> => {
-  const clientIds: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page: QueryCommandOutput = await ddb.send(
-      new QueryCommand({
+export const findCoachClientIds = async (coachId: string): Promise<string[]> =>
+  (
+    await queryAttributes(
+      {
         TableName: table(),
         IndexName: COACH_INDEX,
         KeyConditionExpression: 'coachId = :coach',
         ExpressionAttributeValues: { ':coach': coachId },
-        ProjectionExpression: 'clientId',
-        ...(start && { ExclusiveStartKey: start }),
-      }),
-    );
-    clientIds.push(...(page.Items ?? []).map((item) => String(item.clientId)));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return clientIds;
-};
+      },
+      ['clientId'],
+    )
+  ).map((item) => String(item.clientId));
 
 /**
  * The states of these clients, read consistently (100 a call), of those whose state names the coach
