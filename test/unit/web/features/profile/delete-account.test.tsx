@@ -64,19 +64,26 @@ describe('Profile page: Export my data and Delete my account', () => {
     expect(cognito.signOut).toHaveBeenCalledTimes(1);
   });
 
-  it('keeps the dialog open while deleting, then signs out to /signin', async () => {
+  /** The deletion sent and held: `answer` settles it. */
+  const deletionUnderWay = async () => {
     const answer = deferred<Response>();
     api.set('DELETE /v1/users/me', () => answer.promise);
     const { app, dialog } = await openDialog();
     await app.user.type(dialog.getByLabelText('Your email address'), 'casey@example.com');
     await app.user.click(dialog.getByRole('button', { name: 'Delete my account' }));
     await waitFor(() => expect(api.callsTo('DELETE', '/v1/users/me')).toHaveLength(1));
+    return { app, dialog, answer };
+  };
+
+  it('keeps the dialog open while deleting, then signs out to /signin', async () => {
+    const { app, dialog, answer } = await deletionUnderWay();
 
     // Cancel, Escape and the backdrop cannot close a deletion that has started.
     await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
     await app.user.keyboard('{Escape}');
     const backdrop = document.querySelector('.modal__backdrop');
-    if (backdrop) await app.user.click(backdrop);
+    expect(backdrop).not.toBeNull();
+    await app.user.click(backdrop as Element);
     expect(screen.getByRole('dialog', { name: 'Delete my account' })).toBeInTheDocument();
     expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
 
@@ -86,12 +93,7 @@ describe('Profile page: Export my data and Delete my account', () => {
   });
 
   it('still signs out when the page was left while deleting', async () => {
-    const answer = deferred<Response>();
-    api.set('DELETE /v1/users/me', () => answer.promise);
-    const { app, dialog } = await openDialog();
-    await app.user.type(dialog.getByLabelText('Your email address'), 'casey@example.com');
-    await app.user.click(dialog.getByRole('button', { name: 'Delete my account' }));
-    await waitFor(() => expect(api.callsTo('DELETE', '/v1/users/me')).toHaveLength(1));
+    const { app, answer } = await deletionUnderWay();
 
     // The browser's Back button, say: the dialog goes with the page.
     await act(() => app.router.navigate('/dashboard'));

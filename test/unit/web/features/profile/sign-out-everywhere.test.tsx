@@ -51,7 +51,8 @@ describe('Profile page: Sign out everywhere', () => {
     expect(cognito.signOut).toHaveBeenCalledTimes(1);
   });
 
-  it('keeps the dialog open while ending the sessions, then signs out to /signin', async () => {
+  /** 'Sign out everywhere' sent and held: `answer` settles it (this session's own sign-out answers 204). */
+  const endingUnderWay = async () => {
     const answer = deferred<Response>();
     api.set('POST /v1/users/me/sign-out', (call) =>
       (call.body as { everywhere?: boolean }).everywhere
@@ -61,6 +62,11 @@ describe('Profile page: Sign out everywhere', () => {
     const { app, dialog } = await openDialog();
     await app.user.click(dialog.getByRole('button', { name: SIGN_OUT_EVERYWHERE }));
     await waitFor(() => expect(api.callsTo('POST', '/v1/users/me/sign-out')).toHaveLength(1));
+    return { app, dialog, answer };
+  };
+
+  it('keeps the dialog open while ending the sessions, then signs out to /signin', async () => {
+    const { app, dialog, answer } = await endingUnderWay();
 
     await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
     await app.user.keyboard('{Escape}');
@@ -73,15 +79,7 @@ describe('Profile page: Sign out everywhere', () => {
   });
 
   it('still signs out when the page was left while ending the sessions', async () => {
-    const answer = deferred<Response>();
-    api.set('POST /v1/users/me/sign-out', (call) =>
-      (call.body as { everywhere?: boolean }).everywhere
-        ? answer.promise
-        : new Response(null, { status: 204 }),
-    );
-    const { app, dialog } = await openDialog();
-    await app.user.click(dialog.getByRole('button', { name: SIGN_OUT_EVERYWHERE }));
-    await waitFor(() => expect(api.callsTo('POST', '/v1/users/me/sign-out')).toHaveLength(1));
+    const { app, answer } = await endingUnderWay();
 
     await act(() => app.router.navigate('/dashboard'));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
