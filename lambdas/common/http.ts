@@ -164,7 +164,11 @@ const respond = (
     'X-Content-Type-Options': 'nosniff',
   };
   const allowOrigin = process.env.CORS_ALLOW_ORIGIN;
-  if (allowOrigin) headers['Access-Control-Allow-Origin'] = allowOrigin;
+  if (allowOrigin) {
+    headers['Access-Control-Allow-Origin'] = allowOrigin;
+    // Across origins a page reads only the CORS-safelisted headers: a download's name must be exposed.
+    if ('Content-Disposition' in extra) headers['Access-Control-Expose-Headers'] = 'Content-Disposition';
+  }
   if (body === undefined) return { statusCode, headers: { ...headers, ...extra }, body: '' };
   headers['Content-Type'] = 'application/json';
   return { statusCode, headers: { ...headers, ...extra }, body: JSON.stringify(body) };

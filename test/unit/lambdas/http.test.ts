@@ -45,6 +45,24 @@ describe('the HTTP wrapper', () => {
     expect(answer.headers['Content-Type']).toBe('application/json');
   });
 
+  it("lets the app's origin, and only it, read a download's file name across origins", async () => {
+    const download = httpHandler({ auth: 'public' }, async () => ({
+      statusCode: 200,
+      body: { a: 1 },
+      headers: { 'Content-Disposition': 'attachment; filename="health-records-2026-11-26.json"' },
+    }));
+    const local = await call(download, {});
+    expect(local.headers['Access-Control-Allow-Origin']).toBeUndefined();
+    expect(local.headers['Access-Control-Expose-Headers']).toBeUndefined();
+    vi.stubEnv('CORS_ALLOW_ORIGIN', 'https://app.example.com');
+    const cloud = await call(download, {});
+    expect(cloud.headers['Access-Control-Allow-Origin']).toBe('https://app.example.com');
+    expect(cloud.headers['Access-Control-Expose-Headers']).toBe('Content-Disposition');
+    expect(
+      (await call(echo, { body: { name: 'Ada' } })).headers['Access-Control-Expose-Headers'],
+    ).toBeUndefined();
+  });
+
   it('answers 415 for a body that is not declared JSON', async () => {
     const answer = await call(echo, { rawBody: 'name=Ada', headers: { 'content-type': 'text/plain' } });
     expect(answer).toMatchObject({ status: 415, body: { message: API_MESSAGES.unsupportedMediaType } });
