@@ -39,7 +39,13 @@ export const commitAdminChange = async (change: {
   readonly origin: RequestOrigin;
 }): Promise<void> => {
   const { actorId, target } = change;
-  const actorCheck = actorId === target.userId ? [] : [activeAdminCheckItem(actorId)];
+  const own = actorId === target.userId;
+  // On their own account the acting admin is the account read, and the update commits only while it is
+  // as read: a request that passed the session check just before another admin disabled or demoted
+  // its sender, and read the account after, cannot undo that.
+  if (own && !(target.status === 'active' && target.roles.includes('admins')))
+    throw new Forbidden(API_MESSAGES.forbidden);
+  const actorCheck = own ? [] : [activeAdminCheckItem(actorId)];
   try {
     await transactWrite({
       TransactItems: [

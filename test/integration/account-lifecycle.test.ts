@@ -114,6 +114,21 @@ const auditOf = async (type: string, subjectId: string) =>
     (event) => event.type === type && event.subjectId === subjectId,
   ) as unknown as AuditEvent[];
 
+const groupsOf = (idToken: string) =>
+  (JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>)[
+    'cognito:groups'
+  ];
+const accountOf = async (userId: string) =>
+  (await world.scan('accounts')).find((account) => account.userId === userId);
+
+/**
+ * Holds a request of this person's that passed the session check at its read of the whole account
+ * (not the session check's projection of it) while `meanwhile` runs: another admin disables or
+ * demotes them in between.
+ */
+const heldAtAccountRead = (userId: string, meanwhile: () => Promise<void>) =>
+  interleave('GetItemCommand', `"Key":{"userId":"${userId}"},"ConsistentRead":true}`, meanwhile);
+
 /** Moves an invitation's creation and expiry this many seconds into the past. */
 const backdate = async (email: string, seconds: number) => {
   const documents = localDocuments();
@@ -672,13 +687,6 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     await api('PUT', `/internal/v1/admin/users/${deputy.userId}/roles`, token.admin, { roles: ['users'] });
   });
 
-  const groupsOf = (idToken: string) =>
-    (JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>)[
-      'cognito:groups'
-    ];
-  const accountOf = async (userId: string) =>
-    (await world.scan('accounts')).find((account) => account.userId === userId);
-
   it("leaves the person's groups as the account holds them when a later role change set them first", async () => {
     const person = await activatedPerson('raced-roles@example.com');
     // Admin A makes the person a coach; admin B, reading after A's change committed, makes them a
@@ -733,6 +741,45 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     expect((await accountOf(person.userId))?.status).toBe('active');
     const after = await signInAs(person.authenticator);
     expect((await api('GET', '/v1/users/me', after.idToken)).status).toBe(200);
+  });
+
+  it('refuses an admin undoing their own disable or demotion with a request that was already under way', async () => {
+    const deputy = world.people.deputy;
+    await api('PUT', `/internal/v1/admin/users/${deputy.userId}/roles`, token.admin, { roles: ['admins'] });
+    const own = (await fresh(deputy)).idToken;
+    const disabling = await heldAtAccountRead(deputy.userId, async () => {
+      const disabled = await api('POST', `/internal/v1/admin/users/${deputy.userId}/disable`, token.admin);
+      expect(disabled.status).toBe(200);
+    });
+    try {
+      const enabled = await api('POST', `/internal/v1/admin/users/${deputy.userId}/enable`, own);
+      expect(disabling.fired()).toBe(true);
+      expect(enabled.status).toBe(403);
+    } finally {
+      disabling.remove();
+    }
+    expect(await accountOf(deputy.userId)).toMatchObject({ status: 'disabled' });
+    await expect(fresh(deputy)).rejects.toThrow();
+
+    await api('POST', `/internal/v1/admin/users/${deputy.userId}/enable`, token.admin);
+    const again = (await fresh(deputy)).idToken;
+    const demoting = await heldAtAccountRead(deputy.userId, async () => {
+      const demoted = await api('PUT', `/internal/v1/admin/users/${deputy.userId}/roles`, token.admin, {
+        roles: ['users'],
+      });
+      expect(demoted.status).toBe(200);
+    });
+    try {
+      const kept = await api('PUT', `/internal/v1/admin/users/${deputy.userId}/roles`, again, {
+        roles: ['admins', 'users'],
+      });
+      expect(demoting.fired()).toBe(true);
+      expect(kept.status).toBe(403);
+    } finally {
+      demoting.remove();
+    }
+    expect(await accountOf(deputy.userId)).toMatchObject({ status: 'active', roles: ['users'] });
+    expect(groupsOf((await fresh(deputy)).idToken)).toEqual(['users']);
   });
 
   it('deletes a person and everything they hold; only the audit log keeps the event', async () => {
@@ -967,6 +1014,30 @@ describe("the person's own rights (SPEC-2 section 3.4)", () => {
     expect(await poolUsersWithSub(person.userId)).toEqual([]);
     expect((await api('GET', '/v1/users/me', idToken)).status).toBe(401);
     expect(await auditOf('account.deleted', person.userId)).toHaveLength(1);
+    // Recorded with the disable that starts the erase, so an erase cut short leaves a trace too.
+    expect(await auditOf('user.disabled', person.userId)).toMatchObject([
+      { actorId: person.userId, details: { reason: 'deleting' } },
+    ]);
+  });
+
+  it('refuses to erase an account an admin disabled while the request was under way', async () => {
+    const person = await activatedPerson('disabled-quitter@example.com');
+    const race = await heldAtAccountRead(person.userId, async () => {
+      const disabled = await api('POST', `/internal/v1/admin/users/${person.userId}/disable`, token.admin);
+      expect(disabled.status).toBe(200);
+    });
+    try {
+      const deleted = await api('DELETE', '/v1/users/me', person.idToken, {
+        confirmEmail: 'disabled-quitter@example.com',
+      });
+      expect(race.fired()).toBe(true);
+      expect(deleted).toMatchObject({ status: 401, body: { message: API_MESSAGES.unauthorized } });
+    } finally {
+      race.remove();
+    }
+    expect(await accountOf(person.userId)).toMatchObject({ status: 'disabled' });
+    expect(await poolUsersWithSub(person.userId)).toHaveLength(1);
+    expect(await auditOf('account.deleted', person.userId)).toEqual([]);
   });
 
   it('refuses the last admin deleting their own account (409)', async () => {

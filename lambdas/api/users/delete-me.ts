@@ -7,7 +7,7 @@ import { ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provid
 import { ACCOUNT_MESSAGES, deleteMeRequestSchema } from '../../../shared/account';
 import { AUDIT_MESSAGES } from '../../../shared/audit';
 import { API_MESSAGES } from '../../../shared/messages';
-import { originOf, recordAudit } from '../../common/audit';
+import { auditTransactItem, originOf, recordAudit } from '../../common/audit';
 import { cognito } from '../../common/aws';
 import { attribute } from '../../common/cognito-users';
 import { userPoolId } from '../../common/env';
@@ -46,12 +46,16 @@ export const handler = httpHandler(
   { auth: 'user', body: deleteMeRequestSchema },
   async ({ body, caller, event }) => {
     const account = await getAccount(caller.sub);
-    if (!account) throw new Unauthorized(API_MESSAGES.unauthorized);
+    // Read after the session check: an admin's disable (or an erase) that committed in between ends
+    // the request here, and the erase below commits only while the account is as read.
+    if (account?.status !== 'active') throw new Unauthorized(API_MESSAGES.unauthorized);
     if (body.confirmEmail !== account.email) throw new BadRequest(ACCOUNT_MESSAGES.confirmEmail);
     const isAdmin = account.roles.includes('admins');
     const otherAdmin = isAdmin ? await anotherActiveAdmin(caller.sub) : undefined;
     if (isAdmin && !otherAdmin) throw new Conflict(ACCOUNT_MESSAGES.lastAdmin);
 
+    const origin = originOf(event);
+    // Recorded with the disable, as the admin delete records it: an erase cut short leaves a trace.
     const disabled = await transactIf({
       TransactItems: [
         ...(otherAdmin ? [activeAdminCheckItem(otherAdmin)] : []),
@@ -60,12 +64,17 @@ export const handler = httpHandler(
           { status: 'disabled', tokensValidAfter: revocationSecond() },
           { updatedAt: account.updatedAt },
         ),
+        auditTransactItem(origin, {
+          type: 'user.disabled',
+          actorId: caller.sub,
+          subjectId: caller.sub,
+          details: { reason: 'deleting' },
+        }),
         ...countsUpdateItem(statusDelta(account.status, 'disabled')),
       ],
     });
     if (!disabled)
       throw new Conflict(isAdmin ? ACCOUNT_MESSAGES.lastAdmin : ACCOUNT_MESSAGES.changedMeanwhile);
-    const origin = originOf(event);
     await eraseAccount(account, origin, caller.sub);
     await recordAudit(
       origin,
