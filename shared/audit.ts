@@ -101,6 +101,24 @@ export const auditEventSchema = z.object({
   details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])),
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
+/**
+ * An entry of 'Recent activity' (the person's own events): the address and browser an event came from
+ * only when the person acted themselves (a sign-in, a passkey added, or one failed in their name); an
+ * admin's action on them (roles changed, disabled, enabled, a recovery code issued) is marked `byAdmin`
+ * instead, without the admin's id, address or browser.
+ */
+export const activityEventSchema = z.object({
+  eventId: z.string(),
+  at: z.string(),
+  type: z.enum(AUDIT_EVENT_TYPES),
+  subjectId: z.optional(z.string()),
+  outcome: z.enum(AUDIT_OUTCOMES),
+  ip: z.optional(z.string()),
+  userAgent: z.optional(z.string()),
+  byAdmin: z.optional(z.literal(true)),
+  details: auditEventSchema.shape.details,
+});
+export type ActivityEvent = z.infer<typeof activityEventSchema>;
 /** Someone a page's events name as actor or subject, as the Audit Log shows them (an erased person is not here). */
 export const auditPersonSchema = z.object({
   userId: userIdSchema,
@@ -116,7 +134,7 @@ export const auditPageSchema = z.object({
   people: z.array(auditPersonSchema),
 });
 export type AuditPage = z.infer<typeof auditPageSchema>;
-export const activityListSchema = z.object({ events: z.array(auditEventSchema) });
+export const activityListSchema = z.object({ events: z.array(activityEventSchema) });
 
 export const AUDIT_MESSAGES = {
   type: 'Type must be an audit event type',

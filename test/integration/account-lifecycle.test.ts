@@ -743,6 +743,36 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     expect((await api('GET', '/v1/users/me', after.idToken)).status).toBe(200);
   });
 
+  it("shows a person an admin's action on them in Recent activity without the admin's id, address or browser", async () => {
+    const person = await activatedPerson('watched@example.com');
+    const changed = await api('PUT', `/internal/v1/admin/users/${person.userId}/roles`, token.admin, {
+      roles: ['coaches', 'users'],
+    });
+    expect(changed.status).toBe(200);
+    const own = await fresh(person);
+    const activity = await api<{ events: Record<string, unknown>[] }>(
+      'GET',
+      '/v1/users/me/activity',
+      own.idToken,
+    );
+    expect(activity.status).toBe(200);
+    const [signedIn, rolesChanged] = activity.body.events;
+    expect(signedIn).toMatchObject({
+      type: 'signin.succeeded',
+      ip: expect.any(String),
+      userAgent: expect.any(String),
+    });
+    expect(signedIn).not.toHaveProperty('byAdmin');
+    expect(rolesChanged).toMatchObject({
+      type: 'roles.changed',
+      byAdmin: true,
+      details: { to: ['coaches', 'users'] },
+    });
+    expect(rolesChanged).not.toHaveProperty('ip');
+    expect(rolesChanged).not.toHaveProperty('userAgent');
+    expect(JSON.stringify(activity.body)).not.toContain(world.admin.userId);
+  });
+
   it('refuses an admin undoing their own disable or demotion with a request that was already under way', async () => {
     const deputy = world.people.deputy;
     await api('PUT', `/internal/v1/admin/users/${deputy.userId}/roles`, token.admin, { roles: ['admins'] });

@@ -8,6 +8,7 @@ import {
   AUDIT_RETENTION_DAYS,
   RECENT_ACTIVITY_COUNT,
   SECURITY_EVENT_TYPES,
+  type ActivityEvent,
   type AuditEvent,
   type AuditListQuery,
 } from '../../../shared/audit';
@@ -132,8 +133,19 @@ export const listAuditEvents = async (
 const QUERY_PAGE = 100;
 const MAX_ACTIVITY_QUERIES = 5;
 
+/**
+ * An event as 'Recent activity' shows it to `userId`: where it came from only when they acted
+ * themselves; an admin's action on them without the admin's id, address or browser.
+ */
+const asActivity = (userId: string, event: AuditEvent): ActivityEvent => {
+  const { actorId, ip, userAgent, ...shown } = event;
+  return actorId === undefined || actorId === userId
+    ? { ...shown, ip, userAgent }
+    : { ...shown, byAdmin: true };
+};
+
 /** The person's own last security events ('Recent activity'), newest first. */
-export const listRecentActivity = async (userId: string): Promise<AuditEvent[]> => {
+export const listRecentActivity = async (userId: string): Promise<ActivityEvent[]> => {
   const events: AuditEvent[] = [];
   const types = SECURITY_EVENT_TYPES.map((type, i) => [`:t${i}`, type] as const);
   let start: Record<string, unknown> | undefined;
@@ -155,5 +167,5 @@ export const listRecentActivity = async (userId: string): Promise<AuditEvent[]> 
     start = result.LastEvaluatedKey;
     if (!start) break;
   }
-  return events.slice(0, RECENT_ACTIVITY_COUNT);
+  return events.slice(0, RECENT_ACTIVITY_COUNT).map((event) => asActivity(userId, event));
 };

@@ -219,6 +219,26 @@ describe('Profile page: Recent activity', () => {
     ]);
   });
 
+  it("says an admin's action on the person was an administrator's, with no address or browser", async () => {
+    api.set('GET /v1/users/me/activity', {
+      events: [
+        {
+          eventId: 'e-1',
+          at: '2025-03-03T09:00:00.000Z',
+          type: 'roles.changed',
+          outcome: 'success',
+          byAdmin: true,
+          details: {},
+        },
+      ],
+    });
+    const activity = await open();
+    expect(
+      within(activity.getByRole('list', { name: 'Recent activity, newest first' })).getByRole('listitem')
+        .textContent,
+    ).toBe(`Roles changedBy an administrator${when('2025-03-03T09:00:00.000Z')}`);
+  });
+
   it('cuts a long unknown user agent to 40 characters', async () => {
     api.set('GET /v1/users/me/activity', {
       events: [auditEvent({ userAgent: `SomeAgent/1.0 ${'x'.repeat(100)}` })],

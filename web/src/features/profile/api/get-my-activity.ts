@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { activityListSchema, type AuditEvent } from '../../../../../shared/audit';
+import { activityListSchema, type ActivityEvent } from '../../../../../shared/audit';
 import { apiRequest } from '../../../lib/api-client';
 
 export const myActivityQueryKey = ['profile', 'activity'] as const;
 
 /** The signed-in person's last 20 sign-ins and security events, newest first (SPEC-2 section 4). */
-export const getMyActivity = async (): Promise<AuditEvent[]> =>
+export const getMyActivity = async (): Promise<ActivityEvent[]> =>
   (await apiRequest('/v1/users/me/activity', { schema: activityListSchema })).events;
 
 export const myActivityQueryOptions = () =>

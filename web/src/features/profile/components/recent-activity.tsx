@@ -8,6 +8,8 @@ import { ProfileSection } from '../profile-view';
 /** Not worded by SPEC-2 (docs/decisions/043-coaching-screens.md). */
 const LOAD_FAILED = 'Could not load your recent activity';
 const NO_ACTIVITY = 'No recent activity.';
+/** An admin's action on the person: the admin's address and browser are not theirs to see. */
+const BY_ADMIN = 'By an administrator';
 
 /** 'Recent activity': the person's own sign-ins and security events, newest first. */
 export function RecentActivity() {
@@ -46,7 +48,9 @@ export function RecentActivity() {
                   {event.outcome === 'failure' && <span className="badge badge--warning">Failed</span>}
                 </p>
                 <p className="entry__detail">
-                  {event.ip} · {describeUserAgent(event.userAgent)}
+                  {event.byAdmin
+                    ? BY_ADMIN
+                    : `${event.ip ?? ''} · ${describeUserAgent(event.userAgent ?? '')}`}
                 </p>
                 <p className="entry__time">
                   <time dateTime={event.at}>{formatDateTime(event.at)}</time>
