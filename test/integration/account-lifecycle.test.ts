@@ -757,11 +757,9 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     );
     expect(activity.status).toBe(200);
     const [signedIn, rolesChanged] = activity.body.events;
-    expect(signedIn).toMatchObject({
-      type: 'signin.succeeded',
-      ip: expect.any(String),
-      userAgent: expect.any(String),
-    });
+    expect(signedIn?.type).toBe('signin.succeeded');
+    expect(typeof signedIn?.ip).toBe('string');
+    expect(typeof signedIn?.userAgent).toBe('string');
     expect(signedIn).not.toHaveProperty('byAdmin');
     expect(rolesChanged).toMatchObject({
       type: 'roles.changed',
