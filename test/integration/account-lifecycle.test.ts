@@ -749,7 +749,7 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
       roles: ['coaches', 'users'],
     });
     expect(changed.status).toBe(200);
-    const own = await fresh(person);
+    const own = await signInAs(person.authenticator);
     const activity = await api<{ events: Record<string, unknown>[] }>(
       'GET',
       '/v1/users/me/activity',
