@@ -185,13 +185,14 @@ const LIFECYCLE_ROUTES = (): RouteDefinition[] => [
     path: '/internal/v1/admin/users/{userId}/roles',
     auth: 'admin',
     entry: 'lambdas/api/admin/change-roles.ts',
-    // The guarded transaction: the acting admin's account checked, the person's updated. Then the
-    // coaching that rested on a role the person no longer holds ends: their own coach (their state,
-    // read and updated with its event) and the clients they coach (found through byCoach).
+    // The guarded transaction: the acting admin's account checked, the person's updated, and the
+    // person's own coaching ended with it when they leave `users` (their state read, then updated
+    // with its event, or checked to have no coach). Then the clients they coach, if they leave
+    // `coaches` (found through byCoach).
     tables: {
       accounts: [{ actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'] }],
       coaching: [
-        { actions: ['GetItem', 'UpdateItem'], keys: ['client#*'] },
+        { actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'], keys: ['client#*'] },
         { actions: ['Query'], index: 'byCoach' },
       ],
       auditEvents: [{ actions: ['PutItem'] }],

@@ -11,6 +11,7 @@ import { API_MESSAGES } from '../../shared/messages';
 import { canonicalRoles } from '../../shared/roles';
 import type { RoleGroup } from '../../shared/constants';
 import { auditTransactItem, type AuditRecord, type RequestOrigin } from './audit';
+import type { TransactItem } from './aws';
 import { setUserEnabled, setUserGroups, signOutEverywhere } from './cognito-users';
 import { Conflict, Forbidden, NotFound } from './errors';
 import {
@@ -37,6 +38,8 @@ export const commitAdminChange = async (change: {
   readonly set: Parameters<typeof updateAccountItem>[1];
   readonly audit: AuditRecord;
   readonly origin: RequestOrigin;
+  /** More items the change commits with, or not at all (their failure answers 409). */
+  readonly with?: readonly TransactItem[];
 }): Promise<void> => {
   const { actorId, target } = change;
   const own = actorId === target.userId;
@@ -54,6 +57,7 @@ export const commitAdminChange = async (change: {
         auditTransactItem(change.origin, change.audit),
         // The status read is the status changed (the update is conditioned on `updatedAt`).
         ...countsUpdateItem(statusDelta(target.status, change.set.status)),
+        ...(change.with ?? []),
       ],
     });
   } catch (error) {

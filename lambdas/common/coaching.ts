@@ -11,9 +11,16 @@ import { auditTransactItem, recordAudit, originOf, type RequestOrigin } from './
 import { Conflict, Forbidden } from './errors';
 import type { Caller } from './http';
 import { getAccountGate } from './repositories/accounts';
-import { findCoachClientIds, getClientState, unassignCoach } from './repositories/coaching';
+import {
+  findCoachClientIds,
+  getClientState,
+  noCoachCheckItem,
+  unassignCoach,
+  unassignItem,
+} from './repositories/coaching';
 import { getProfileNames, personOf, type ProfileNames } from './repositories/profiles';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { TransactItem } from './aws';
 
 /**
  * The client id of a client route, once the caller is that client's coach right now and the client
@@ -64,6 +71,24 @@ export const unassignClientsOf = async (
     if (!(await unassignCoach(clientId, coachId, event))) cancelled.push(clientId);
   }
   return cancelled;
+};
+
+/**
+ * The transaction items that end `clientId`'s coaching together with the change they are committed
+ * with (a role change taking `users` away): the coach read now removed, with its `coach.unassigned`
+ * event; with no coach, a check that none was assigned meanwhile. So no moment exists, however short,
+ * in which the state names a coach of someone who is no longer a client.
+ */
+export const endCoachingItems = async (
+  clientId: string,
+  origin: RequestOrigin,
+  actorId: string,
+  reason: UnassignReason,
+): Promise<TransactItem[]> => {
+  const coachId = (await getClientState(clientId))?.coachId;
+  return coachId === undefined
+    ? [noCoachCheckItem(clientId)]
+    : [unassignItem(clientId, coachId), unassignedEvent(origin, actorId, clientId, coachId, reason)];
 };
 
 const ATTEMPTS = 3;

@@ -691,13 +691,19 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     const person = await activatedPerson('raced-roles@example.com');
     // Admin A makes the person a coach; admin B, reading after A's change committed, makes them a
     // coach and a client, all of it (Cognito too) before A reaches Cognito: B's read of the person's
-    // coaching state happens inside A's (A's account change committed, its groups not yet set).
+    // coaching state happens inside A's (A's account change committed, its groups not yet set): at A's
+    // second read of that state, the first being before its commit.
     let second: Awaited<ReturnType<typeof api>> | undefined;
-    const race = await interleave('GetItemCommand', `client#${person.userId}`, async () => {
-      second = await api('PUT', `/internal/v1/admin/users/${person.userId}/roles`, token.admin, {
-        roles: ['coaches', 'users'],
-      });
-    });
+    const race = await interleave(
+      'GetItemCommand',
+      `client#${person.userId}`,
+      async () => {
+        second = await api('PUT', `/internal/v1/admin/users/${person.userId}/roles`, token.admin, {
+          roles: ['coaches', 'users'],
+        });
+      },
+      1,
+    );
     try {
       const first = await api('PUT', `/internal/v1/admin/users/${person.userId}/roles`, token.admin, {
         roles: ['coaches'],

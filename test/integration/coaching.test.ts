@@ -603,7 +603,25 @@ describe('a role change', () => {
     expect((await call(c, 'GET', `/v1/coach/clients/${v.userId}/measurements`)).status).toBe(200);
     expect(await clientIdsOf(c)).toEqual([v.userId]);
 
-    const changed = await changeRoles(v, ['coaches']);
+    // C asks for the client list right after the change committed (at the role change's next read of
+    // V's state, the first being before its commit): V is gone already, in the same commit.
+    let listedMeanwhile: string[] = [];
+    const race = await interleave(
+      'GetItemCommand',
+      `client#${v.userId}`,
+      async () => {
+        listedMeanwhile = await clientIdsOf(c);
+      },
+      1,
+    );
+    let changed: Awaited<ReturnType<typeof changeRoles>>;
+    try {
+      changed = await changeRoles(v, ['coaches']);
+      expect(race.fired()).toBe(true);
+    } finally {
+      race.remove();
+    }
+    expect(listedMeanwhile).toEqual([]);
     expect(changed).toMatchObject({ status: 200, body: { userId: v.userId, roles: ['coaches'] } });
 
     await refusedOnEveryClientRoute(c, v.userId);
@@ -626,8 +644,8 @@ describe('a role change', () => {
   });
 
   it('refuses a coach a person who no longer holds users, even while their state still names the coach', async () => {
-    // V (now a coach only) named as C's client again behind the API's back, as an assignment racing
-    // the role change could leave it.
+    // V (now a coach only) named as C's client again behind the API's back, as a state written before
+    // a role change ended the coaching in its own commit could have been left.
     const documents = localDocuments();
     try {
       await documents.send(

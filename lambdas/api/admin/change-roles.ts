@@ -1,8 +1,9 @@
 /**
  * PUT /internal/v1/admin/users/{userId}/roles: sets a person's roles. The account changes first
  * (guarded, with `tokensValidAfter` moved to now, so the person's current tokens are refused at their
- * next request), then the coaching that rested on a role the person no longer holds ends, then the
- * Cognito groups follow, so the person's next sign-in carries the new groups.
+ * next request), with the end of their own coaching if they leave `users`; then the coaching of their
+ * clients ends if they leave `coaches`; then the Cognito groups follow, so the person's next sign-in
+ * carries the new groups.
  *
  * Coaching rests on the roles (an assignment needs a client in `users` and a coach in `coaches`):
  * unless the person is a client both before and after the change, they keep no coach, and unless
@@ -13,7 +14,7 @@ import { ACCOUNT_MESSAGES, changeRolesRequestSchema } from '../../../shared/acco
 import type { RoleGroup } from '../../../shared/constants';
 import { originOf } from '../../common/audit';
 import { commitAdminChange, followRoles, targetAccount } from '../../common/account-admin';
-import { unassignClientsOf, unassignCoachOf } from '../../common/coaching';
+import { endCoachingItems, unassignClientsOf, unassignCoachOf } from '../../common/coaching';
 import { Conflict } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import { revocationSecond } from '../../common/repositories/accounts';
@@ -28,8 +29,12 @@ export const handler = httpHandler(
       throw new Conflict(ACCOUNT_MESSAGES.ownAdminRole);
     const before = canonicalRoles(target.roles);
     const origin = originOf(event);
+    const kept = (role: RoleGroup) => before.includes(role) && roles.includes(role);
     if (before.join() !== roles.join()) {
       await commitAdminChange({
+        // No longer a client: their coaching ends in the same commit (their coach's list, read
+        // consistently, never shows them after it).
+        with: kept('users') ? [] : await endCoachingItems(target.userId, origin, caller.sub, 'roles-changed'),
         actorId: caller.sub,
         target,
         set: { roles, tokensValidAfter: revocationSecond() },
@@ -43,11 +48,11 @@ export const handler = httpHandler(
       });
     }
     // After the account changed: from that moment the person's old tokens are refused and no coach
-    // reads them unless they are in `users` (`requireCoachOf`). Before the groups change: a person
-    // given a role back starts with nothing left over from before, and nobody can have been assigned
-    // to them under the new groups yet. Also when nothing changed in the account, so that a retry
-    // after a failure here finishes the work.
-    const kept = (role: RoleGroup) => before.includes(role) && roles.includes(role);
+    // reads them unless they are in `users` (`requireCoachOf`); their own coaching ended in the same
+    // commit, so the first line below finds a coach only in a state written before that was so. Before
+    // the groups change: a person given a role back starts with nothing left over from before, and
+    // nobody can have been assigned to them under the new groups yet. Also when nothing changed in the
+    // account, so that a retry after a failure here finishes the work.
     if (!kept('users')) await unassignCoachOf(target.userId, origin, caller.sub, 'roles-changed');
     if (!kept('coaches')) {
       const cancelled = await unassignClientsOf(target.userId, origin, caller.sub, 'roles-changed');

@@ -146,27 +146,32 @@ export const assignCoach = async (
   });
 };
 
+/** Transaction item removing the client's coach, while it is still `coachId`. */
+export const unassignItem = (clientId: string, coachId: string): TransactItem => ({
+  Update: {
+    TableName: table(),
+    Key: stateKey(clientId),
+    UpdateExpression: 'REMOVE coachId, assignedAt, lastNoteAt',
+    ConditionExpression: 'coachId = :coach',
+    ExpressionAttributeValues: { ':coach': coachId },
+  },
+});
+
+/** Transaction item checking that the client has no coach (nor any state yet). */
+export const noCoachCheckItem = (clientId: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: stateKey(clientId),
+    ConditionExpression: 'attribute_not_exists(coachId)',
+  },
+});
+
 /** Removes the client's coach, committed with its audit event; false when there was none (or it changed). */
 export const unassignCoach = async (
   clientId: string,
   coachId: string,
   audit: TransactItem,
-): Promise<boolean> => {
-  return transactIf({
-    TransactItems: [
-      {
-        Update: {
-          TableName: table(),
-          Key: stateKey(clientId),
-          UpdateExpression: 'REMOVE coachId, assignedAt, lastNoteAt',
-          ConditionExpression: 'coachId = :coach',
-          ExpressionAttributeValues: { ':coach': coachId },
-        },
-      },
-      audit,
-    ],
-  });
-};
+): Promise<boolean> => transactIf({ TransactItems: [unassignItem(clientId, coachId), audit] });
 
 /** The coach of each of these people who has one (the admin user list). */
 export const getCoachIds = async (userIds: readonly string[]): Promise<Map<string, string>> => {

@@ -391,8 +391,10 @@ describe('coaching grants', () => {
       'dynamodb:Query coaching/index/byCoach notes#*',
       ...lines(KEY_READ, 'coaching key'),
     ],
-    // A role change ends the coaching that rested on the role: the person's coach, their clients.
+    // A role change ends the coaching that rested on the role: the person's coach (in the change's
+    // own transaction: unassigned, or checked to have none), their clients.
     ChangeRoles: [
+      'dynamodb:ConditionCheckItem coaching client#*',
       'dynamodb:GetItem coaching client#*',
       'dynamodb:UpdateItem coaching client#*',
       'dynamodb:Query coaching/index/byCoach',
