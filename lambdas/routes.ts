@@ -76,7 +76,9 @@ const ERASE_TABLES: FunctionDefinition['tables'] = {
   coaching: [
     { actions: ['Query'], keys: ['notes#*'] },
     { actions: ['BatchWriteItem'], keys: ['notes#*', 'client#*'] },
-    { actions: ['UpdateItem'], keys: ['client#*'] },
+    // The person's own coaching ended with the disable that starts the erase (read, then unassigned
+    // or checked to have none); the clients of an erased coach unassigned.
+    { actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'], keys: ['client#*'] },
     { actions: ['Query'], index: 'byCoach' },
   ],
   authChallenges: [{ actions: ['DeleteItem'], keys: ['registration#*', 'recovery#*', 'passkey#*'] }],

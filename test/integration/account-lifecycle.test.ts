@@ -846,9 +846,29 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     ).toBe(201);
     expect(await traces(leaver)).not.toEqual([]);
 
-    expect(await api('DELETE', `/internal/v1/admin/users/${leaver.userId}`, token.admin)).toMatchObject({
-      status: 204,
+    // The coach reads nothing of the person's from the disable that starts the erase: asked for the
+    // person's readings and the client list as the erase deletes its first item.
+    const meanwhile: number[] = [];
+    let listed: unknown;
+    const erasing = await interleave('DeleteItemCommand', world.stack.tables.passkeys, async () => {
+      meanwhile.push(
+        (await api('GET', `/v1/coach/clients/${leaver.userId}/measurements`, coachToken)).status,
+      );
+      listed = (await api<{ clients: { userId: string }[] }>('GET', '/v1/coach/clients', coachToken)).body;
     });
+    try {
+      expect(await api('DELETE', `/internal/v1/admin/users/${leaver.userId}`, token.admin)).toMatchObject({
+        status: 204,
+      });
+      expect(erasing.fired()).toBe(true);
+    } finally {
+      erasing.remove();
+    }
+    expect(meanwhile).toEqual([403]);
+    expect(listed).toEqual({ clients: [] });
+    expect(await auditOf('coach.unassigned', leaver.userId)).toMatchObject([
+      { actorId: world.admin.userId, details: { coachId: coach.userId, reason: 'account-deleted' } },
+    ]);
     expect(await traces(leaver)).toEqual([]);
     expect(await poolUsersWithSub(leaver.userId)).toEqual([]);
     expect((await api('GET', '/v1/users/me', leaverToken)).status).toBe(401);

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { Bundle, Observation, Patient } from 'fhir/r4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEASUREMENT_TYPES } from '../../shared/health';
-import type { AuditEvent } from '../../shared/audit';
+import type { ActivityEvent } from '../../shared/audit';
 import type { CoachNote } from '../../shared/coaching';
 import type { HealthLog, Measurement } from '../../shared/health-schemas';
 import type { UserProfile } from '../../shared/schemas';
@@ -221,7 +221,7 @@ describe('the FHIR export', () => {
 
 describe('the audit log', () => {
   const exportsOf = async (token: string) => {
-    const activity = await people.http.request<{ events: AuditEvent[] }>('GET', '/v1/users/me/activity', {
+    const activity = await people.http.request<{ events: ActivityEvent[] }>('GET', '/v1/users/me/activity', {
       token,
     });
     expect(activity.status).toBe(200);
@@ -242,12 +242,20 @@ describe('the audit log', () => {
     });
     expect(refused.status).toBe(400);
     const events = await exportsOf(b.idToken);
-    // Newest first; a refused request records nothing; the event holds the format and no health data.
+    // Newest first; a refused request records nothing; the event holds the format and no health data;
+    // the person's own action, shown with where it came from.
     expect(
-      events.map(({ actorId, subjectId, outcome, details }) => ({ actorId, subjectId, outcome, details })),
+      events.map(({ byAdmin, ip, subjectId, outcome, details }) => ({
+        byAdmin,
+        fromSomewhere: typeof ip === 'string',
+        subjectId,
+        outcome,
+        details,
+      })),
     ).toEqual(
       ['fhir', 'json'].map((format) => ({
-        actorId: b.userId,
+        byAdmin: undefined,
+        fromSomewhere: true,
         subjectId: b.userId,
         outcome: 'success',
         details: { format },

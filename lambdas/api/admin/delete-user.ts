@@ -7,6 +7,7 @@ import { ACCOUNT_MESSAGES } from '../../../shared/account';
 import { AUDIT_MESSAGES } from '../../../shared/audit';
 import { originOf, recordAudit } from '../../common/audit';
 import { commitAdminChange, targetAccount } from '../../common/account-admin';
+import { endCoachingItems } from '../../common/coaching';
 import { eraseAccount } from '../../common/erase-account';
 import { Conflict } from '../../common/errors';
 import { httpHandler, noContent } from '../../common/http';
@@ -27,6 +28,8 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
       details: { reason: 'deleting' },
     },
     origin,
+    // The person's coach reads nothing of theirs from this commit on, however long the erase takes.
+    with: await endCoachingItems(target.userId, origin, caller.sub, 'account-deleted'),
   });
   await eraseAccount(target, origin, caller.sub);
   await recordAudit(

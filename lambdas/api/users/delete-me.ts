@@ -11,6 +11,7 @@ import { auditTransactItem, originOf, recordAudit } from '../../common/audit';
 import { cognito } from '../../common/aws';
 import { attribute } from '../../common/cognito-users';
 import { userPoolId } from '../../common/env';
+import { endCoachingItems } from '../../common/coaching';
 import { eraseAccount } from '../../common/erase-account';
 import { BadRequest, Conflict, Unauthorized } from '../../common/errors';
 import { httpHandler, noContent } from '../../common/http';
@@ -71,6 +72,8 @@ export const handler = httpHandler(
           details: { reason: 'deleting' },
         }),
         ...countsUpdateItem(statusDelta(account.status, 'disabled')),
+        // Their coach reads nothing of theirs from this commit on, however long the erase takes.
+        ...(await endCoachingItems(caller.sub, origin, caller.sub, 'account-deleted')),
       ],
     });
     if (!disabled)

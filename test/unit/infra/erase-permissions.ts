@@ -28,10 +28,13 @@ export const ERASE_PERMISSIONS: readonly string[] = [
   ...lines(KEY_WRITE, 'healthRecords key'),
   // Coaching: the notes to the person and their own state, deleted in one batch (so one statement
   // must allow both prefixes: every leading key of a batch must match the same statement); the
-  // clients they coach through byCoach, each unassigned in a transaction.
+  // clients they coach through byCoach, each unassigned in a transaction. Their own coach, read and
+  // unassigned (or checked to be none) in the disabling transaction.
   'dynamodb:Query coaching notes#*',
   'dynamodb:Query coaching/index/byCoach notes#*',
   'dynamodb:BatchWriteItem coaching client#* | notes#*',
+  'dynamodb:ConditionCheckItem coaching client#*',
+  'dynamodb:GetItem coaching client#*',
   'dynamodb:UpdateItem coaching client#*',
   'dynamodb:Query coaching/index/byCoach',
   ...lines(KEY_WRITE, 'coaching key'),
