@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_MESSAGES } from '../../shared/messages';
 import { startPeople, type People } from '../fixtures/health-people';
+import { interleave } from '../fixtures/interleave';
 import { SoftwareAuthenticator } from '../fixtures/software-authenticator';
 
 let world: People<'deputy'>;
@@ -92,6 +93,26 @@ describe('invitations and the standing of the admin who issued them', () => {
     expect((await setDeputy('enable')).status).toBe(200);
     const accepted = await world.http.request('POST', '/v1/auth/register-passkey', { json: registration });
     expect(accepted.status).toBe(200);
+  });
+
+  it('refuses a registration whose admin is demoted after its checks, before it commits', async () => {
+    expect((await setDeputy('roles', { roles: ['admins'] })).status).toBe(200);
+    const deputyToken =
+      (await world.http.signIn(world.people.deputy.authenticator as SoftwareAuthenticator)).idToken ?? '';
+    const code = await inviteAs(deputyToken, 'raced.issuer@example.com');
+    const demoted = await interleave('TransactWriteItemsCommand', 'activation.completed', async () => {
+      expect((await setDeputy('roles', { roles: ['users'] })).status).toBe(200);
+    });
+    try {
+      await expect(world.http.activate('raced.issuer@example.com', code)).rejects.toThrow();
+      expect(demoted.fired()).toBe(true);
+    } finally {
+      demoted.remove();
+    }
+    expect((await world.scan('accounts')).some((item) => item.email === 'raced.issuer@example.com')).toBe(
+      false,
+    );
+    expect((await check('raced.issuer@example.com', code)).body).toEqual({ valid: false });
   });
 
   it('voids a recovery code once the admin who issued it is demoted, and refuses a recovery under way when it happens meanwhile', async () => {
