@@ -173,10 +173,19 @@ const boundedNumber = (bounds: { min: number; max: number }, message: string, in
     z.lte(bounds.max, { error: message }),
   );
 
+/**
+ * Carbs are kept to a tenth of a gram, as a label or a scale gives them; unrounded, a value such as
+ * 1e-200 passed the bounds and then failed DynamoDB's number range (10^-130 and up) with a 500.
+ */
+const carbsGramsSchema = z.pipe(
+  boundedNumber(CARBS_GRAMS, HEALTH_MESSAGES.carbs),
+  z.transform((grams: number) => Math.round(grams * 10) / 10),
+);
+
 const mealInputSchema = z.strictObject({
   kind: z.literal('meal'),
   description: requiredText(MEAL_DESCRIPTION_MAX, HEALTH_MESSAGES.mealDescription),
-  carbsGrams: z.optional(boundedNumber(CARBS_GRAMS, HEALTH_MESSAGES.carbs)),
+  carbsGrams: z.optional(carbsGramsSchema),
   eatenAt: instantSchema,
 });
 const activityInputSchema = z.strictObject({

@@ -221,6 +221,22 @@ describe('daily logs', () => {
     // A measurement route does not delete a log, nor the other way round.
     expect((await as('a').delete(`/v1/measurements/${later.body.logId}`)).status).toBe(404);
   });
+
+  it('keeps carbs to a tenth of a gram, however many digits are sent', async () => {
+    for (const [sent, kept] of [
+      [1e-200, 0],
+      [12.345, 12.3],
+      [999.96, 1000],
+    ] as const) {
+      const created = await as('a').post<HealthLog>('/v1/logs', { ...LOG_SAMPLE.meal, carbsGrams: sent });
+      expect(created.status, String(sent)).toBe(201);
+      expect(created.body).toMatchObject({ carbsGrams: kept });
+      const listed = await as('a').get<Page<HealthLog>>('/v1/logs?kind=meal');
+      expect(listed.body.items.find((log) => log.logId === created.body.logId)).toMatchObject({
+        carbsGrams: kept,
+      });
+    }
+  });
 });
 
 describe('bad input gets a clear error and changes nothing', () => {
