@@ -69,6 +69,16 @@ export const welcomeTitle = (name: string): string => `Welcome back, ${name}!`;
 export const apiErrorFallback = (status: number, statusText: string): string =>
   `API error: ${status} ${statusText}`;
 
+/**
+ * What API Gateway itself answers (and the local gateway with it): a path or method it has no route
+ * for (403), and a Cognito-authorized route with an id token past its `exp` (401; any other refused
+ * token is 401 'Unauthorized').
+ */
+export const GATEWAY_MESSAGES = {
+  noRoute: 'Missing Authentication Token',
+  tokenExpired: 'The incoming token has expired',
+} as const;
+
 /** Server answers (not worded by SPEC; see docs/decisions/002-server-limits.md). */
 export const API_MESSAGES = {
   invalidJson: 'Request body must be valid JSON',

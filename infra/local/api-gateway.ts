@@ -9,9 +9,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { JwtRsaVerifier } from 'aws-jwt-verify';
+import { JwtExpiredError } from 'aws-jwt-verify/error';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
 import { ROUTES, type RouteDefinition } from '../../lambdas/routes';
+import { GATEWAY_MESSAGES } from '../../shared/messages';
 import { AUTHORIZER_CACHE_MINUTES } from '../../shared/session-policy';
 import { localJwksFetcher } from './cognito/jwks-fetcher';
 
@@ -65,6 +67,9 @@ export const claimsAsApiGatewayDelivers = (payload: JwtPayload): Record<string, 
   );
 
 /** Tokens whose verified claims are kept; past it, the oldest goes first. */
+/** The API's stages: every route's path starts with one (`/v1/...`, `/internal/v1/...`). */
+const API_PATH = /^\/(v1|internal)(\/|$)/;
+
 const AUTHORIZER_CACHE_ENTRIES = 10_000;
 
 /**
@@ -187,21 +192,32 @@ export const createLocalApiGateway = (options: LocalApiGatewayOptions) => {
     return handler;
   };
 
-  const matches = (path: string) =>
-    routes.flatMap((compiled) => {
+  /**
+   * The routes of the one resource API Gateway picks for a path: among those that match, the most
+   * specific (a literal segment before a `{parameter}`: `/passkeys/options` before
+   * `/passkeys/{credentialId}`). Its methods are the only ones the path has.
+   */
+  const resourceOf = (path: string) => {
+    const matching = routes.flatMap((compiled) => {
       const match = compiled.pattern.exec(path);
       return match ? [{ compiled, values: match.slice(1) }] : [];
     });
+    const parameters = (candidate: (typeof matching)[number]) => candidate.compiled.parameterNames.length;
+    const fewest = Math.min(...matching.map(parameters));
+    return matching.filter((candidate) => parameters(candidate) === fewest);
+  };
 
   /** True when the request was an API path (answered here), false to let another part serve it. */
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const candidates = matches(url.pathname);
-    if (candidates.length === 0) return false;
+    const candidates = resourceOf(url.pathname);
+    // Everything under the API's stages is the API's, as on its own host in the cloud: a path with no
+    // route is API Gateway's 403, never the app's page.
+    if (candidates.length === 0 && !API_PATH.test(url.pathname)) return false;
     const json = { 'content-type': 'application/json', 'cache-control': 'no-store' };
     const found = candidates.find(({ compiled }) => compiled.route.method === req.method);
     if (!found) {
-      send(res, 403, json, JSON.stringify({ message: 'Missing Authentication Token' }));
+      send(res, 403, json, JSON.stringify({ message: GATEWAY_MESSAGES.noRoute }));
       return true;
     }
     const { route, parameterNames } = found.compiled;
@@ -216,8 +232,10 @@ export const createLocalApiGateway = (options: LocalApiGatewayOptions) => {
           const payload = await verifier.verify(token);
           claims = Object.freeze(claimsAsApiGatewayDelivers(payload));
           verified.set(token, payload, claims);
-        } catch {
-          send(res, 401, json, JSON.stringify({ message: 'Unauthorized' }));
+        } catch (error) {
+          // As the Cognito authorizer answers: its own message for a token past `exp`.
+          const message = error instanceof JwtExpiredError ? GATEWAY_MESSAGES.tokenExpired : 'Unauthorized';
+          send(res, 401, json, JSON.stringify({ message }));
           return true;
         }
       }

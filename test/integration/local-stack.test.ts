@@ -23,7 +23,7 @@ import {
   type LocalStackFile,
 } from '../../infra/local/stack';
 import { ROUTES } from '../../lambdas/routes';
-import { API_MESSAGES, VALIDATION } from '../../shared/messages';
+import { API_MESSAGES, GATEWAY_MESSAGES, VALIDATION } from '../../shared/messages';
 import { codeFromLink, createHttpClient } from '../fixtures/http-client';
 
 const repositoryRoot = resolve(import.meta.dirname, '../..');
@@ -366,9 +366,33 @@ describe('authorization', () => {
     expect((await http.request('GET', '/v1/users/me', { token: user.idToken })).status).toBe(200);
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 2 * 3600 * 1000 });
     try {
-      expect((await http.request('GET', '/v1/users/me', { token: user.idToken })).status).toBe(401);
+      // With the Cognito authorizer's own message for it.
+      expect(await http.request('GET', '/v1/users/me', { token: user.idToken })).toMatchObject({
+        status: 401,
+        body: { message: GATEWAY_MESSAGES.tokenExpired },
+      });
     } finally {
       vi.useRealTimers();
+    }
+  });
+
+  it("answers API Gateway's 403 to a path or method of the API it has no route for, never the app's page", async () => {
+    for (const [method, path] of [
+      ['DELETE', '/v1/measurementz/abc'],
+      ['GET', '/internal/v1/nope'],
+      ['GET', '/v1'],
+      ['POST', '/v1/users/me'],
+      // `/options` is its own resource, which has no PATCH: not the rename of a passkey named "options".
+      ['PATCH', '/v1/users/me/passkeys/options'],
+    ] as const) {
+      const answer = await http.request(method, path, {
+        token: user.idToken,
+        ...(method !== 'GET' && { json: { name: 'x' } }),
+      });
+      expect(answer, `${method} ${path}`).toMatchObject({
+        status: 403,
+        body: { message: GATEWAY_MESSAGES.noRoute },
+      });
     }
   });
 });

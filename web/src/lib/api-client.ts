@@ -2,7 +2,7 @@
  * The one way the SPA calls the product API (SPEC sections 7 and 8): JSON both ways, the id
  * token as a bearer, error text from the answer, and every answer checked against a shared schema.
  */
-import { API_MESSAGES, apiErrorFallback, MESSAGES } from '../../../shared/messages';
+import { API_MESSAGES, apiErrorFallback, GATEWAY_MESSAGES, MESSAGES } from '../../../shared/messages';
 import type { WireSchema } from '../../../shared/schemas';
 import { getWebConfig } from '../config/web-config';
 import { ApiError } from './api-error';
@@ -49,9 +49,13 @@ const failureOf = async (
   return { message: body, fields: {} };
 };
 
-/** The session check refused the token: the session is over (not a passkey route's re-sign-in). */
+/**
+ * The gateway or the session check refused the token: the session is over (not a passkey route's
+ * re-sign-in). Amplify refreshes a token before it expires, so an expired one means the session could
+ * not be kept.
+ */
 export const endsSession = (status: number, message: string): boolean =>
-  status === 401 && message === API_MESSAGES.unauthorized;
+  status === 401 && (message === API_MESSAGES.unauthorized || message === GATEWAY_MESSAGES.tokenExpired);
 
 /** Error text as SPEC section 8 says: JSON `message`, else the raw body, else status and text. */
 export const errorText = async (response: Response): Promise<string> => (await failureOf(response)).message;

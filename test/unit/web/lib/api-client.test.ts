@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ACCOUNT_MESSAGES } from '../../../../shared/account';
-import { API_MESSAGES, MESSAGES } from '../../../../shared/messages';
+import { API_MESSAGES, GATEWAY_MESSAGES, MESSAGES } from '../../../../shared/messages';
 import { onSessionEnded } from '../../../../web/src/lib/auth/session-ended';
 import { apiRequest, UnexpectedResponseError } from '../../../../web/src/lib/api-client';
 import { ApiError, isRetryableError } from '../../../../web/src/lib/api-error';
@@ -77,6 +77,17 @@ describe('apiRequest', () => {
     expect(ended).not.toHaveBeenCalled();
     await expect(apiRequest('/v1/users/me', { schema: itemSchema })).rejects.toEqual(
       new ApiError(401, API_MESSAGES.unauthorized),
+    );
+    expect(ended).toHaveBeenCalledTimes(1);
+    stop();
+  });
+
+  it('reports the session over when the gateway refuses an expired token with its own message', async () => {
+    const ended = vi.fn();
+    const stop = onSessionEnded(ended);
+    fakeApi({ 'GET /v1/users/me': json({ message: GATEWAY_MESSAGES.tokenExpired }, 401) });
+    await expect(apiRequest('/v1/users/me', { schema: itemSchema })).rejects.toEqual(
+      new ApiError(401, GATEWAY_MESSAGES.tokenExpired),
     );
     expect(ended).toHaveBeenCalledTimes(1);
     stop();
