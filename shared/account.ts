@@ -28,6 +28,8 @@ export const ACCOUNT_MESSAGES = {
   // In SPEC-2's tone.
   selfDisable: 'You cannot disable your own account.',
   selfDelete: 'You cannot delete your own account from User Management.',
+  /** Erasing the account asks for a sign-in as recent as managing passkeys (decision 044). */
+  reauthToDelete: 'Please sign in again to delete your account.',
   lastAdmin: 'You are the only admin. Make someone else an admin first.',
   confirmEmail: 'Type your email address exactly to confirm.',
   passkeyName: 'Name must be 1 to 64 characters',

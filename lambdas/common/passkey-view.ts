@@ -25,8 +25,14 @@ export const toPasskey = (summary: PasskeySummary): Passkey => {
 /** Oldest first, as they were added. */
 export const byCreation = (a: Passkey, b: Passkey): number => a.createdAt.localeCompare(b.createdAt);
 
-/** Adding or removing a passkey needs a sign-in (`auth_time`) within the last 10 minutes. */
-export const requireRecentSignIn = (caller: Caller): void => {
+/**
+ * Adding or removing a passkey, and deleting the account, need a sign-in (`auth_time`) within the
+ * last 10 minutes; else 401 with `message`.
+ */
+export const requireRecentSignIn = (
+  caller: Caller,
+  message: string = ACCOUNT_MESSAGES.reauthRequired,
+): void => {
   if (Math.floor(Date.now() / 1000) - caller.authTime > PASSKEY_REAUTH_MAX_AGE_SECONDS)
-    throw new Unauthorized(ACCOUNT_MESSAGES.reauthRequired);
+    throw new Unauthorized(message);
 };

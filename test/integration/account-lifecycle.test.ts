@@ -1074,6 +1074,21 @@ describe("the person's own rights (SPEC-2 section 3.4)", () => {
     ]);
   });
 
+  it('asks for a sign-in within the last 10 minutes before erasing, and erases nothing before', async () => {
+    const person = await activatedPerson('stale-quitter@example.com');
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (PASSKEY_REAUTH_MAX_AGE_SECONDS + 5) * 1000 });
+    expect(
+      await api('DELETE', '/v1/users/me', person.idToken, { confirmEmail: 'stale-quitter@example.com' }),
+    ).toMatchObject({ status: 401, body: { message: ACCOUNT_MESSAGES.reauthToDelete } });
+    vi.useRealTimers();
+    expect(await accountOf(person.userId)).toMatchObject({ status: 'active' });
+    expect((await api('GET', '/v1/users/me', person.idToken)).status).toBe(200);
+    const fresh = await signInAs(person.authenticator);
+    expect(
+      await api('DELETE', '/v1/users/me', fresh.idToken, { confirmEmail: 'stale-quitter@example.com' }),
+    ).toMatchObject({ status: 204 });
+  });
+
   it('refuses to erase an account an admin disabled while the request was under way', async () => {
     const person = await activatedPerson('disabled-quitter@example.com');
     const race = await heldAtAccountRead(person.userId, async () => {

@@ -15,6 +15,7 @@ import { endCoachingItems } from '../../common/coaching';
 import { eraseAccount } from '../../common/erase-account';
 import { BadRequest, Conflict, Unauthorized } from '../../common/errors';
 import { httpHandler, noContent } from '../../common/http';
+import { requireRecentSignIn } from '../../common/passkey-view';
 import {
   activeAdminCheckItem,
   getAccount,
@@ -46,6 +47,8 @@ const anotherActiveAdmin = async (userId: string): Promise<string | undefined> =
 export const handler = httpHandler(
   { auth: 'user', body: deleteMeRequestSchema },
   async ({ body, caller, event }) => {
+    // A session left open (a shared computer, a borrowed phone) cannot erase the account on its own.
+    requireRecentSignIn(caller, ACCOUNT_MESSAGES.reauthToDelete);
     const account = await getAccount(caller.sub);
     // Read after the session check: an admin's disable (or an erase) that committed in between ends
     // the request here, and the erase below commits only while the account is as read.

@@ -113,5 +113,19 @@ describe('Profile page: Export my data and Delete my account', () => {
     expect(await dialog.findByRole('alert')).toHaveTextContent(ACCOUNT_MESSAGES.lastAdmin);
     expect(cognito.signOut).not.toHaveBeenCalled();
     expect(app.location().pathname).toBe('/dashboard/profile');
+    expect(dialog.queryByRole('button', { name: 'Sign in again' })).not.toBeInTheDocument();
+  });
+
+  it('asks for a fresh sign-in when the sign-in is too old to delete, and offers one', async () => {
+    api.set('DELETE /v1/users/me', failure(401, ACCOUNT_MESSAGES.reauthToDelete));
+    const { app, dialog } = await openDialog();
+    await app.user.type(dialog.getByLabelText('Your email address'), 'casey@example.com');
+    await app.user.click(dialog.getByRole('button', { name: 'Delete my account' }));
+
+    expect(await dialog.findByRole('alert')).toHaveTextContent(ACCOUNT_MESSAGES.reauthToDelete);
+    expect(cognito.signOut).not.toHaveBeenCalled();
+    await app.user.click(dialog.getByRole('button', { name: 'Sign in again' }));
+    await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+    expect(cognito.signOut).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,13 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { ACCOUNT_LABELS, ACCOUNT_MESSAGES } from '../../../../../shared/account';
-import { Alert } from '../../../components/alert';
 import { TextField } from '../../../components/form-field';
 import { FormActions } from '../../../components/form-actions';
 import { Modal } from '../../../components/overlay/modal';
 import { useSignOutToSignIn } from '../../../lib/auth/use-sign-out';
-import { errorMessage } from '../../../lib/errors';
 import { useDeleteAccount } from '../api/delete-account';
 import { ProfileSection } from '../profile-view';
+import { PasskeyActionError } from './passkey-action-error';
 
 /** Not worded by SPEC-2 (docs/decisions/045-account-screens.md). */
 const WHAT_GOES =
@@ -39,7 +38,7 @@ function DeleteAccountModal({ email, onClose }: { email: string; onClose: () => 
   return (
     <Modal title={ACCOUNT_LABELS.deleteMyAccount} description={WHAT_GOES} onClose={close}>
       <form className="form" onSubmit={submit}>
-        {remove.isError && <Alert tone="error">{errorMessage(remove.error, DELETE_FAILED)}</Alert>}
+        {remove.isError && <PasskeyActionError error={remove.error} fallback={DELETE_FAILED} />}
         <TextField
           id="delete-account-email"
           label="Your email address"

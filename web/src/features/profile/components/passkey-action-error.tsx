@@ -13,9 +13,10 @@ interface PasskeyActionErrorProps {
 }
 
 /**
- * Why adding or removing a passkey failed, in the server's words. A 401 here is not the session
- * ending: the sign-in is older than 10 minutes ('Please sign in again to manage passkeys.'), so
- * the person is offered a fresh one.
+ * Why adding or removing a passkey, or deleting the account, failed, in the server's words. A 401
+ * here is not the session ending (that one is handled by the API client): the sign-in is older than
+ * 10 minutes ('Please sign in again to manage passkeys.', 'Please sign in again to delete your
+ * account.'), so the person is offered a fresh one.
  */
 export function PasskeyActionError({ error, fallback, onDismiss }: PasskeyActionErrorProps) {
   const signOutToSignIn = useSignOutToSignIn();
