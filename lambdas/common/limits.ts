@@ -13,8 +13,10 @@ import {
 import { recordAudit, type RequestOrigin } from './audit';
 import { TooManyRequests } from './errors';
 import {
-  extendWindow,
+  forgetEntry,
+  lockSubject,
   refundSlot,
+  takeLogEntry,
   takeSlot,
   withinLimit,
   type LimitRule,
@@ -66,18 +68,22 @@ export const startActivationAttempt = async (
 ): Promise<ActivationAttempt> => {
   const address = await takeAddressSlot(origin, 'activation-ip', ACTIVATION_IP_ATTEMPTS, TOO_MANY_ATTEMPTS);
   const rule = ACTIVATION_EMAIL_FAILURES;
-  const slot = await takeSlot('activation-email', email, rule);
-  if (!withinLimit(slot, rule)) throw new TooManyRequests(TOO_MANY_ATTEMPTS);
+  const entry = await takeLogEntry('activation-email', email, rule);
+  if (entry.lockedUntil > Date.now() || entry.number > rule.limit) {
+    // A refused attempt does not count: the lock lifts when it says, however often it is tried.
+    await forgetEntry(entry);
+    throw new TooManyRequests(TOO_MANY_ATTEMPTS);
+  }
   return {
     succeeded: async () => {
-      await refundSlot(slot);
+      await forgetEntry(entry);
       if (options.addressCountsOnlyFailures) await refundSlot(address);
     },
     failed: async () => {
-      if (slot.number < rule.limit) return;
+      if (entry.number < rule.limit) return;
       // 'Please wait 15 minutes': the lock runs a whole window from the failure that filled the quota.
       const until = Date.now() + rule.windowMs;
-      await extendWindow(slot, until);
+      await lockSubject(entry, until);
       await recordLock(origin, 'activation-email', until, email);
     },
   };

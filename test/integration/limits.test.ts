@@ -119,6 +119,29 @@ describe('wrong activation codes for one email', () => {
     expect(activated.idToken).toBeTruthy();
   });
 
+  it('lock the email after 5 within any 15 minutes, also across the quarter hour the first one began', async () => {
+    const client = newClient();
+    const code = await invite('patient@example.com');
+    const wrong = async () =>
+      expect((await verify(client, 'patient@example.com', wrongCodeFor(code))).body.valid).toBe(false);
+    const start = Date.now();
+    const at = (ms: number) => vi.useFakeTimers({ toFake: ['Date'], now: start + ms });
+    const { windowMs } = ACTIVATION_EMAIL_FAILURES;
+    await wrong();
+    // Three more just before 15 minutes have passed since the first, two just after: the first has
+    // dropped out, and the last five came within 3 seconds.
+    at(windowMs - 2_000);
+    for (let i = 0; i < 3; i += 1) await wrong();
+    at(windowMs + 1_000);
+    await wrong();
+    await wrong();
+    expect(await verify(client, 'patient@example.com', code)).toMatchObject(locked);
+    expect(await eventsFor('limit.locked', { email: 'patient@example.com' })).toHaveLength(1);
+    // Once the lock has run its 15 minutes, the right code works.
+    at(2 * windowMs + 2_000);
+    expect((await verify(client, 'patient@example.com', code)).body.valid).toBe(true);
+  });
+
   it('count only failures: right codes between wrong ones do not lock the email', async () => {
     const client = newClient();
     const code = await invite('forgetful@example.com');

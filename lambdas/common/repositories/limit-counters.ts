@@ -1,10 +1,12 @@
 /**
- * Fixed-window counters of the abuse limits (SPEC-2 section 5), in the auth-challenges table under
+ * The counters of the abuse limits (SPEC-2 section 5), in the auth-challenges table under
  * `limit#<scope>#<digest>`; the subject (an email, a source IP) is stored only as a SHA-256 digest.
- * Every attempt takes a numbered slot with one atomic `ADD`, so concurrent attempts get distinct
- * numbers and no more than the limit are ever let through (docs/decisions/049-abuse-limits.md).
+ * Every attempt takes its place with one atomic update, so concurrent attempts get distinct numbers
+ * and no more than the limit are ever let through (docs/decisions/049-abuse-limits.md). The source
+ * IP limits count in fixed windows; the wrong codes for one email in a sliding one (a log of the
+ * attempts' times), as SPEC-2 words it: 5 within any 15 minutes.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../aws';
@@ -113,16 +115,79 @@ export const refundSlot = async (slot: Slot): Promise<void> => {
   }
 };
 
-/** Keeps the slot's window (now full) closed until `until` (epoch ms): the lock. */
-export const extendWindow = async (slot: Slot, until: number): Promise<void> => {
+/** One attempt in a subject's sliding log. */
+export interface LogEntry {
+  readonly key: string;
+  /** `<epoch ms>:<random>`: the attempt in the log's string set. */
+  readonly token: string;
+  /** The attempts in the log within the rule's window, this one included (above the limit: refused). */
+  readonly number: number;
+  /** Epoch ms a lock on the subject ends (0 for none). */
+  readonly lockedUntil: number;
+}
+
+const timeOf = (token: string): number => Number(token.split(':')[0]);
+
+/**
+ * Adds an attempt to the subject's sliding log and counts the attempts of the last `rule.windowMs`,
+ * its own included (one atomic `ADD`: attempts at once see each other). Attempts older than the
+ * window are dropped from the log afterwards.
+ */
+export const takeLogEntry = async (
+  scope: LimitScope,
+  subject: string,
+  rule: LimitRule,
+): Promise<LogEntry> => {
+  const key = keyOf(scope, subject);
+  const now = Date.now();
+  const token = `${now}:${randomUUID()}`;
+  const result = await ddb.send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: { pk: key },
+      // A lock ends at most a window after the attempt that set it, so this never cuts one short.
+      UpdateExpression: 'ADD attempts :token SET expiresAt = :ttl',
+      ExpressionAttributeValues: { ':token': new Set([token]), ':ttl': expiryOf(now + rule.windowMs) },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  const item = result.Attributes ?? {};
+  const tokens = [...((item.attempts as Set<string> | undefined) ?? [])];
+  const since = now - rule.windowMs;
+  const old = tokens.filter((other) => timeOf(other) <= since);
+  if (old.length > 0) await forget(key, old);
+  return {
+    key,
+    token,
+    number: tokens.length - old.length,
+    lockedUntil: Number(item.lockedUntil ?? 0),
+  };
+};
+
+const forget = async (key: string, tokens: readonly string[]): Promise<void> => {
+  await ddb.send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: { pk: key },
+      UpdateExpression: 'DELETE attempts :tokens',
+      ExpressionAttributeValues: { ':tokens': new Set(tokens) },
+    }),
+  );
+};
+
+/** Takes the attempt out of the log (one that must not count: refused, or a right code). */
+export const forgetEntry = (entry: LogEntry): Promise<void> => forget(entry.key, [entry.token]);
+
+/** Locks the subject until `until` (epoch ms), unless a lock already runs longer. */
+export const lockSubject = async (entry: LogEntry, until: number): Promise<void> => {
   try {
     await ddb.send(
       new UpdateCommand({
         TableName: table(),
-        Key: { pk: slot.key },
-        UpdateExpression: 'SET windowEndsAt = :until, expiresAt = :ttl',
-        ConditionExpression: 'windowEndsAt = :window',
-        ExpressionAttributeValues: { ':until': until, ':ttl': expiryOf(until), ':window': slot.windowEndsAt },
+        Key: { pk: entry.key },
+        UpdateExpression: 'SET lockedUntil = :until, expiresAt = :ttl',
+        ConditionExpression: 'attribute_not_exists(lockedUntil) OR lockedUntil < :until',
+        ExpressionAttributeValues: { ':until': until, ':ttl': expiryOf(until) },
       }),
     );
   } catch (error) {
