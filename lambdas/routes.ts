@@ -71,7 +71,8 @@ const ERASE_TABLES: FunctionDefinition['tables'] = {
   // One item each, by DeleteItem: a batch write could also put items (a passkey, a recovery code).
   accounts: [{ actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem', 'DeleteItem'] }],
   passkeys: [{ actions: ['DeleteItem'] }, { actions: ['Query'], index: 'byUser' }],
-  // Many items: a batch (IAM cannot tell a batch's deletes from its puts; the code only deletes).
+  // Found through the references in the person's own partition (a Query, read consistently); many
+  // items: a batch (IAM cannot tell a batch's deletes from its puts; the code only deletes).
   healthRecords: [{ actions: ['Query'] }, { actions: ['BatchWriteItem'] }],
   coaching: [
     { actions: ['Query'], keys: ['notes#*'] },
@@ -458,10 +459,12 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     auth: 'user',
     entry: 'lambdas/api/measurements/create-measurement.ts',
     // One transaction puts the measurement and its reference (both conditional: never overwrites)
-    // and updates the client's coaching summary.
+    // and updates the client's coaching summary, only while the caller's account is active (an erase
+    // begun since the session check cancels it).
     tables: {
       healthRecords: [{ actions: ['PutItem'] }],
       coaching: [{ actions: ['UpdateItem'], keys: ['client#*'] }],
+      accounts: [{ actions: ['ConditionCheckItem'] }],
     },
     cognitoActions: [],
   },
@@ -496,9 +499,11 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     path: '/v1/logs',
     auth: 'user',
     entry: 'lambdas/api/logs/create-log.ts',
+    // As CreateMeasurement's.
     tables: {
       healthRecords: [{ actions: ['PutItem'] }],
       coaching: [{ actions: ['UpdateItem'], keys: ['client#*'] }],
+      accounts: [{ actions: ['ConditionCheckItem'] }],
     },
     cognitoActions: [],
   },

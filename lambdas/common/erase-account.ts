@@ -22,28 +22,25 @@ const deleteItem = async (table: TableKey, Key: Record<string, unknown>) => {
   await ddb.send(new DeleteCommand({ TableName: tableName(table), Key }));
 };
 
+/**
+ * The keys of every health item of the person: each record has a reference in the person's own
+ * partition (written in the record's transaction), read consistently, so nothing committed before this
+ * read is missed (the `byOwner` index could lag its table in AWS).
+ */
 const healthKeys = async (userId: string) => {
-  const table = tableName('healthRecords');
-  const byOwner = (owner: string) =>
-    queryAttributes(
-      {
-        TableName: table,
-        IndexName: 'byOwner',
-        KeyConditionExpression: '#owner = :owner',
-        ExpressionAttributeNames: { '#owner': 'owner' },
-        ExpressionAttributeValues: { ':owner': owner },
-      },
-      ['pk', 'sk'],
-    );
-  const references = queryAttributes(
+  const references = await queryAttributes(
     {
-      TableName: table,
+      TableName: tableName('healthRecords'),
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': `${userId}#R` },
+      ConsistentRead: true,
     },
-    ['pk', 'sk'],
+    ['pk', 'sk', 'targetPk', 'targetSk'],
   );
-  return (await Promise.all([byOwner(`${userId}#M`), byOwner(`${userId}#L`), references])).flat();
+  return references.flatMap(({ pk, sk, targetPk, targetSk }) => [
+    { pk, sk },
+    ...(targetPk !== undefined && targetSk !== undefined ? [{ pk: targetPk, sk: targetSk }] : []),
+  ]);
 };
 
 export const eraseAccount = async (

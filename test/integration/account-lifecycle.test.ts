@@ -891,6 +891,28 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     ).toBe(201);
   });
 
+  it('leaves nothing behind of a reading whose request was under way when the person was deleted', async () => {
+    const person = await activatedPerson('late-reading@example.com');
+    // The reading passed the session check; the whole erase runs before its transaction is sent.
+    const erase = await interleave('TransactWriteItemsCommand', `${person.userId}#M`, async () => {
+      expect((await api('DELETE', `/internal/v1/admin/users/${person.userId}`, token.admin)).status).toBe(
+        204,
+      );
+    });
+    try {
+      const reading = await api('POST', '/v1/measurements', person.idToken, {
+        type: 'weight',
+        value: 70,
+        takenAt: new Date().toISOString(),
+      });
+      expect(erase.fired()).toBe(true);
+      expect(reading).toMatchObject({ status: 401, body: { message: API_MESSAGES.unauthorized } });
+    } finally {
+      erase.remove();
+    }
+    expect(await traces({ userId: person.userId, email: 'late-reading@example.com' })).toEqual([]);
+  });
+
   it("unassigns a deleted coach's clients, who keep their records", async () => {
     const invite = await api<{ activationCode: string }>(
       'POST',

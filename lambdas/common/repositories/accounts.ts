@@ -212,6 +212,21 @@ export const activeAdminCheckItem = (userId: string): TransactItem => ({
   },
 });
 
+/**
+ * Transaction item checking that the person's account is active when their write commits: a write
+ * that passed the session check just before the disable that starts an erase is cancelled, rather than
+ * committed after the erase listed what to delete.
+ */
+export const activeAccountCheckItem = (userId: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: { userId },
+    ConditionExpression: '#status = :active',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':active': 'active' },
+  },
+});
+
 /** The session a write is made in, as the session check knows it (`lambdas/common/session.ts`). */
 export interface WritingSession {
   /** Epoch seconds of the sign-in the session descends from. */

@@ -3,15 +3,18 @@
  * `TABLES.healthRecords`). Health data: never logged. Every function takes the caller's id and reads
  * or writes only that person's partitions; there is no Scan and no filter over other people's items.
  */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb, type TransactItem } from '../aws';
 import { transactIf, transactWrite } from '../transactions';
 import { decodeCursor, encodeCursor, type PageKey } from '../cursor';
 import { tableName } from '../env';
-import { BadRequest } from '../errors';
+import { BadRequest, Unauthorized } from '../errors';
 import { timeRange } from '../time-range';
+import { activeAccountCheckItem } from './accounts';
 import { entryDeletedSummaryItem, windowDayOf } from './coaching';
 import { HEALTH_MESSAGES } from '../../../shared/health-messages';
+import { API_MESSAGES } from '../../../shared/messages';
 
 const table = () => tableName('healthRecords');
 const OWNER_INDEX = 'byOwner';
@@ -68,20 +71,33 @@ export const recordItems = (
   ];
 };
 
-/** Stores a record and its reference together, and whatever else must change with them: all or nothing. */
+/**
+ * Stores a record and its reference together, and whatever else must change with them: all or
+ * nothing, and only while the owner's account is active (else 401: an erase has begun since the
+ * session check, and nothing may be left behind it).
+ */
 export const putRecord = async (
   category: RecordCategory,
   record: RecordToStore,
   withItems: readonly TransactItem[] = [],
 ): Promise<void> => {
-  await transactWrite({
-    TransactItems: [
-      ...recordItems(category, record).map((Item) => ({
-        Put: { TableName: table(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
-      })),
-      ...withItems,
-    ],
-  });
+  const items = [
+    activeAccountCheckItem(record.userId),
+    ...recordItems(category, record).map((Item) => ({
+      Put: { TableName: table(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
+    })),
+    ...withItems,
+  ];
+  try {
+    await transactWrite({ TransactItems: items });
+  } catch (error) {
+    if (
+      error instanceof TransactionCanceledException &&
+      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
+    )
+      throw new Unauthorized(API_MESSAGES.unauthorized);
+    throw error;
+  }
 };
 
 const withoutKeys = (item: Record<string, unknown>): Record<string, unknown> => {

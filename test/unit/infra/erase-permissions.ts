@@ -20,8 +20,9 @@ export const ERASE_PERMISSIONS: readonly string[] = [
   // Passkeys: those the account lists and those byUser finds, deleted one by one.
   'dynamodb:Query passkeys/index/byUser',
   'dynamodb:DeleteItem passkeys',
-  // Health records: measurements and logs through byOwner, the references in the person's own
-  // partition of the table, deleted in batches.
+  // Health records: the references in the person's own partition of the table (read consistently),
+  // which name every measurement and log, all deleted in batches. A Query grant without an index
+  // covers the table's indexes too (byOwner, which the erase no longer reads).
   'dynamodb:Query healthRecords',
   'dynamodb:Query healthRecords/index/byOwner',
   'dynamodb:BatchWriteItem healthRecords',

@@ -333,11 +333,17 @@ const authenticationResponse = {
   type: 'public-key',
 };
 
-/** An abuse-limit counter answers the first attempt of a new window, unless the scenario says otherwise. */
-const firstAttemptOfWindow = (call: DynamoCall) =>
-  on('UpdateItem', 'authChallenges', call) && call.keys[0]?.startsWith('limit#')
-    ? { Attributes: { attempts: 1, windowEndsAt: Date.now() + 60_000 } }
-    : undefined;
+/**
+ * An abuse-limit counter answers the first attempt, unless the scenario says otherwise: of a new
+ * window (a source IP's), or alone in the sliding log (an email's, which adds its own `:token`).
+ */
+const firstAttemptOfWindow = (call: DynamoCall, command: unknown) => {
+  if (!(on('UpdateItem', 'authChallenges', call) && call.keys[0]?.startsWith('limit#'))) return undefined;
+  const values = (command as UpdateCommand).input.ExpressionAttributeValues ?? {};
+  return values[':token'] instanceof Set
+    ? { Attributes: { attempts: values[':token'] } }
+    : { Attributes: { attempts: 1, windowEndsAt: Date.now() + 60_000 } };
+};
 
 /** Answers one DynamoDB call of a scenario (after it was recorded); `{}` when it returns undefined. */
 type DynamoResponder = (call: DynamoCall, command: unknown) => unknown;
@@ -1494,7 +1500,9 @@ describe('what each handler does, against the role the stack gives it', () => {
       own.dynamo.push(...dynamoCalls);
       const [first] = dynamoCalls;
       if (first && callerAccount && isCallerAccount(first)) return found(callerAccount, command);
-      return (first && scenario.ddb?.(first, command)) ?? (first && firstAttemptOfWindow(first)) ?? {};
+      return (
+        (first && scenario.ddb?.(first, command)) ?? (first && firstAttemptOfWindow(first, command)) ?? {}
+      );
     };
     fake.cognito = (command) => {
       const action = cognitoActionOf(command);

@@ -152,9 +152,11 @@ describe('health functions', () => {
   const SESSION_CHECK = 'dynamodb:GetItem accounts';
   /** Reviewed by hand against each handler (the handler-permissions test checks them by running it). */
   const REVIEWED: Record<string, string[]> = {
-    // The health writes also keep the client's coaching summary (its own transaction item).
+    // The health writes also keep the client's coaching summary (its own transaction item), and commit
+    // only while the account is active (an erase begun since the session check cancels them).
     CreateMeasurement: [
       SESSION_CHECK,
+      'dynamodb:ConditionCheckItem accounts',
       'dynamodb:PutItem healthRecords',
       ...lines(KEY_WRITE, 'healthRecords key'),
       'dynamodb:UpdateItem coaching client#*',
@@ -177,6 +179,7 @@ describe('health functions', () => {
     ],
     CreateLog: [
       SESSION_CHECK,
+      'dynamodb:ConditionCheckItem accounts',
       'dynamodb:PutItem healthRecords',
       ...lines(KEY_WRITE, 'healthRecords key'),
       'dynamodb:UpdateItem coaching client#*',

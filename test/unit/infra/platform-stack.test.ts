@@ -673,10 +673,12 @@ describe('least-privilege IAM', () => {
     // The guarded transactions check that the acting admin (or, for the last admin leaving, another
     // admin) is still an active admin when the change commits (lambdas/common/account-admin.ts); an
     // assignment, that the client and the coach still hold their roles; a recovery, that the admin who
-    // issued its code still is one.
+    // issued its code still is one; a health record, that its owner's account is still active.
     expect(allowed('dynamodb:ConditionCheckItem')).toEqual([
       'AssignCoach',
       'ChangeRoles',
+      'CreateLog',
+      'CreateMeasurement',
       'DeleteMe',
       'DeleteUser',
       'DisableUser',
