@@ -30,6 +30,8 @@ export const ACCOUNT_MESSAGES = {
   selfDelete: 'You cannot delete your own account from User Management.',
   /** Erasing the account asks for a sign-in as recent as managing passkeys (decision 044). */
   reauthToDelete: 'Please sign in again to delete your account.',
+  /** A recovery code hands over an account: issuing one asks for the same recent sign-in (decision 044). */
+  reauthToReset: 'Please sign in again to reset access.',
   lastAdmin: 'You are the only admin. Make someone else an admin first.',
   confirmEmail: 'Type your email address exactly to confirm.',
   passkeyName: 'Name must be 1 to 64 characters',
@@ -55,6 +57,8 @@ export const ACCOUNT_LABELS = {
   enable: 'Enable',
   delete: 'Delete',
   expired: 'Expired',
+  /** Offered with a refusal for a sign-in too old (not worded by SPEC-2; decision 045). */
+  signInAgain: 'Sign in again',
   resend: 'Resend',
   exportMyData: 'Export my data',
   deleteMyAccount: 'Delete my account',

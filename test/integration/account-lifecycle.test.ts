@@ -777,6 +777,21 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     expect(JSON.stringify(activity.body)).not.toContain(world.admin.userId);
   });
 
+  it('asks an admin for a sign-in within the last 10 minutes before issuing a recovery code', async () => {
+    const person = await activatedPerson('stale-reset@example.com');
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (PASSKEY_REAUTH_MAX_AGE_SECONDS + 5) * 1000 });
+    expect(
+      await api('POST', `/internal/v1/admin/users/${person.userId}/recovery`, token.admin),
+    ).toMatchObject({ status: 401, body: { message: ACCOUNT_MESSAGES.reauthToReset } });
+    vi.useRealTimers();
+    expect(
+      (await world.scan('authChallenges')).filter((item) => item.pk === 'recovery#stale-reset@example.com'),
+    ).toEqual([]);
+    expect(await auditOf('recovery.issued', person.userId)).toEqual([]);
+    // The admin's session goes on: other admin actions still work.
+    expect((await api('GET', '/internal/v1/admin/users', token.admin)).status).toBe(200);
+  });
+
   it('refuses an admin undoing their own disable or demotion with a request that was already under way', async () => {
     const deputy = world.people.deputy;
     await api('PUT', `/internal/v1/admin/users/${deputy.userId}/roles`, token.admin, { roles: ['admins'] });

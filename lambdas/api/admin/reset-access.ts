@@ -3,14 +3,17 @@
  * (SPEC-2 section 3.2), valid 24 hours, replacing any earlier one. Nothing else changes until the
  * person registers a new passkey with it: their passkeys keep working until then.
  */
-import { RECOVERY_CODE_TTL_SECONDS } from '../../../shared/account';
+import { ACCOUNT_MESSAGES, RECOVERY_CODE_TTL_SECONDS } from '../../../shared/account';
 import { originOf, recordAudit } from '../../common/audit';
 import { targetAccount } from '../../common/account-admin';
 import { created, httpHandler } from '../../common/http';
 import { newActivationCode } from '../../common/invite';
+import { requireRecentSignIn } from '../../common/passkey-view';
 import { expiresIn, putRecovery } from '../../common/repositories/auth-challenges';
 
 export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParameters, event }) => {
+  // Whoever holds the code can take the account over: an admin session left open is not enough.
+  requireRecentSignIn(caller, ACCOUNT_MESSAGES.reauthToReset);
   const target = await targetAccount(pathParameters.userId);
   const activationCode = newActivationCode();
   const expiresAt = expiresIn(RECOVERY_CODE_TTL_SECONDS);

@@ -107,6 +107,20 @@ describe('User Management: account lifecycle', () => {
     await app.user.click(screen.getByRole('button', { name: 'Reset access alex@example.com' }));
     const dialog = within(screen.getByRole('dialog', { name: 'Reset access' }));
     expect(await dialog.findByRole('alert')).toHaveTextContent(ACCOUNT_MESSAGES.userNotFound);
+    expect(dialog.queryByRole('button', { name: 'Sign in again' })).not.toBeInTheDocument();
+  });
+
+  it('asks an admin whose sign-in is too old to reset access to sign in again, and offers it', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    api.set(`POST ${USER_PATH}/recovery`, failure(401, ACCOUNT_MESSAGES.reauthToReset));
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Reset access alex@example.com' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Reset access' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent(ACCOUNT_MESSAGES.reauthToReset);
+    expect(cognito.signOut).not.toHaveBeenCalled();
+    await app.user.click(dialog.getByRole('button', { name: 'Sign in again' }));
+    await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+    expect(cognito.signOut).toHaveBeenCalledTimes(1);
   });
 
   it('offers Disable on an active person and Enable on a disabled one, showing Disabled', async () => {

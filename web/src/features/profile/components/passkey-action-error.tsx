@@ -1,10 +1,8 @@
+import { ACCOUNT_LABELS } from '../../../../../shared/account';
 import { Alert } from '../../../components/alert';
 import { ApiError } from '../../../lib/api-error';
 import { useSignOutToSignIn } from '../../../lib/auth/use-sign-out';
 import { errorMessage } from '../../../lib/errors';
-
-/** Not worded by SPEC-2 (docs/decisions/045-account-screens.md). */
-const SIGN_IN_AGAIN = 'Sign in again';
 
 interface PasskeyActionErrorProps {
   error: unknown;
@@ -30,7 +28,7 @@ export function PasskeyActionError({ error, fallback, onDismiss }: PasskeyAction
           className="button button--secondary button--small"
           onClick={() => void signOutToSignIn()}
         >
-          {SIGN_IN_AGAIN}
+          {ACCOUNT_LABELS.signInAgain}
         </button>
       )}
     </Alert>
