@@ -609,9 +609,11 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     path: '/v1/coach/clients/{userId}/measurements',
     auth: 'coach',
     entry: 'lambdas/api/coach/list-client-measurements.ts',
+    // Whether the caller is this client's coach (read first; checked again, with the client's roles,
+    // in the transaction that records the read: lambdas/common/coaching.ts).
     tables: {
-      // Whether the caller is this client's coach.
-      coaching: [{ actions: ['GetItem'], keys: ['client#*'] }],
+      coaching: [{ actions: ['GetItem', 'ConditionCheckItem'], keys: ['client#*'] }],
+      accounts: [{ actions: ['ConditionCheckItem'] }],
       healthRecords: [{ actions: ['Query'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
@@ -624,8 +626,10 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     path: '/v1/coach/clients/{userId}/logs',
     auth: 'coach',
     entry: 'lambdas/api/coach/list-client-logs.ts',
+    // As ListClientMeasurements'.
     tables: {
-      coaching: [{ actions: ['GetItem'], keys: ['client#*'] }],
+      coaching: [{ actions: ['GetItem', 'ConditionCheckItem'], keys: ['client#*'] }],
+      accounts: [{ actions: ['ConditionCheckItem'] }],
       healthRecords: [{ actions: ['Query'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
@@ -638,11 +642,13 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     path: '/v1/coach/clients/{userId}/notes',
     auth: 'coach',
     entry: 'lambdas/api/coach/list-client-notes.ts',
+    // As ListClientMeasurements'.
     tables: {
       coaching: [
-        { actions: ['GetItem'], keys: ['client#*'] },
+        { actions: ['GetItem', 'ConditionCheckItem'], keys: ['client#*'] },
         { actions: ['Query'], keys: ['notes#*'] },
       ],
+      accounts: [{ actions: ['ConditionCheckItem'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
     cognitoActions: [],

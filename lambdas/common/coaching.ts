@@ -3,15 +3,18 @@
  * data on every request (the client's state item and account, read consistently), never from anything
  * the request carries, so an unassigned coach is refused on the very next call.
  */
-import type { AuditDetailValue } from '../../shared/audit';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { AUDIT_MESSAGES, type AuditDetailValue } from '../../shared/audit';
 import { COACHING_MESSAGES, type Person } from '../../shared/coaching';
 import { canonicalRoles } from '../../shared/roles';
 import { userIdSchema } from '../../shared/schemas';
-import { auditTransactItem, recordAudit, originOf, type RequestOrigin } from './audit';
-import { Conflict, Forbidden } from './errors';
+import { auditTransactItem, originOf, type RequestOrigin } from './audit';
+import { Conflict, Forbidden, ServiceUnavailable } from './errors';
+import { logger } from './logger';
 import type { Caller } from './http';
-import { getAccountGate } from './repositories/accounts';
+import { getAccountGate, holdsRoleCheckItem } from './repositories/accounts';
 import {
+  coachOfCheckItem,
   findCoachClientIds,
   getClientState,
   noCoachCheckItem,
@@ -21,6 +24,7 @@ import {
 import { getProfileNames, personOf, type ProfileNames } from './repositories/profiles';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { TransactItem } from './aws';
+import { transactWrite } from './transactions';
 
 /**
  * The client id of a client route, once the caller is that client's coach right now and the client
@@ -115,16 +119,41 @@ export const unassignCoachOf = async (
 };
 
 /**
- * Records that the coach read a client's data: the read is answered only once this is written
- * (`recordAudit` answers 503 otherwise). Details name what was read and how much, never a value.
+ * Records that the coach read a client's data, after the read and before it is answered: committed
+ * only while the caller is still the client's coach and the client still in `users`, so a read that an
+ * unassignment, a role change or an erase overtook is refused with 403 (and leaves no event), and every
+ * read answered happened while the coaching held. 503 when the event cannot be written otherwise.
+ * Details name what was read and how much, never a value.
  */
-export const recordClientRead = (
+export const recordClientRead = async (
   event: APIGatewayProxyEvent,
   coachId: string,
   clientId: string,
   details: Record<string, AuditDetailValue>,
-): Promise<void> =>
-  recordAudit(originOf(event), { type: 'client.data.read', actorId: coachId, subjectId: clientId, details });
+): Promise<void> => {
+  const items = [
+    auditTransactItem(originOf(event), {
+      type: 'client.data.read',
+      actorId: coachId,
+      subjectId: clientId,
+      details,
+    }),
+    coachOfCheckItem(clientId, coachId),
+    holdsRoleCheckItem(clientId, 'users'),
+  ];
+  try {
+    await transactWrite({ TransactItems: items });
+  } catch (error) {
+    const reasons = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
+    if (reasons.slice(1).some((reason) => reason.Code === 'ConditionalCheckFailed'))
+      throw new Forbidden(COACHING_MESSAGES.notYourClient);
+    logger.error('audit write failed', {
+      type: 'client.data.read',
+      errorName: error instanceof Error ? error.name : typeof error,
+    });
+    throw new ServiceUnavailable(AUDIT_MESSAGES.unavailable);
+  }
+};
 
 export const personFrom = (userId: string, profile: ProfileNames | undefined): Person | undefined =>
   profile && personOf(userId, profile);

@@ -474,9 +474,20 @@ describe('the audit log', () => {
 });
 
 describe('unassigning', () => {
-  it('ends C’s access at once; U keeps the notes', async () => {
-    const answer = await call(world.admin, 'DELETE', `/internal/v1/admin/users/${u.userId}/coach`);
-    expect(answer.status).toBe(204);
+  it('ends C’s access at once, even to a read already under way; U keeps the notes', async () => {
+    // C's read passed its check and is reading U's measurements when the admin unassigns C.
+    let answer: Awaited<ReturnType<typeof call>> | undefined;
+    const unassigning = await interleave('QueryCommand', `${u.userId}#M`, async () => {
+      answer = await call(world.admin, 'DELETE', `/internal/v1/admin/users/${u.userId}/coach`);
+    });
+    try {
+      const raced = await call(c, 'GET', `/v1/coach/clients/${u.userId}/measurements`);
+      expect(unassigning.fired()).toBe(true);
+      expect(raced).toMatchObject({ status: 403, body: { message: COACHING_MESSAGES.notYourClient } });
+    } finally {
+      unassigning.remove();
+    }
+    expect(answer?.status).toBe(204);
     for (const [method, path, json] of clientRoutes(u.userId)) {
       const refused = await call(c, method, path, json);
       expect(refused, `${method} ${path}`).toMatchObject({ status: 403 });

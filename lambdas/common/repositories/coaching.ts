@@ -157,6 +157,16 @@ export const unassignItem = (clientId: string, coachId: string): TransactItem =>
   },
 });
 
+/** Transaction item checking that the client's coach is `coachId`. */
+export const coachOfCheckItem = (clientId: string, coachId: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: stateKey(clientId),
+    ConditionExpression: 'coachId = :coach',
+    ExpressionAttributeValues: { ':coach': coachId },
+  },
+});
+
 /** Transaction item checking that the client has no coach (nor any state yet). */
 export const noCoachCheckItem = (clientId: string): TransactItem => ({
   ConditionCheck: {

@@ -369,11 +369,21 @@ describe('coaching grants', () => {
       'dynamodb:BatchGetItem coaching client#*',
       ...lines(KEY_READ, 'coaching key'),
     ],
-    ListClientMeasurements: ['dynamodb:GetItem coaching client#*', ...lines(KEY_READ, 'coaching key')],
-    ListClientLogs: ['dynamodb:GetItem coaching client#*', ...lines(KEY_READ, 'coaching key')],
+    // The client's state read, and checked again in the transaction that records the read.
+    ListClientMeasurements: [
+      'dynamodb:ConditionCheckItem coaching client#*',
+      'dynamodb:GetItem coaching client#*',
+      ...lines(KEY_READ, 'coaching key'),
+    ],
+    ListClientLogs: [
+      'dynamodb:ConditionCheckItem coaching client#*',
+      'dynamodb:GetItem coaching client#*',
+      ...lines(KEY_READ, 'coaching key'),
+    ],
     // A Query grant covers the table and its index; on byCoach the leading key is a coach id, which
     // `notes#*` never matches, so only the notes partition is readable (tested below).
     ListClientNotes: [
+      'dynamodb:ConditionCheckItem coaching client#*',
       'dynamodb:GetItem coaching client#*',
       'dynamodb:Query coaching notes#*',
       'dynamodb:Query coaching/index/byCoach notes#*',
@@ -426,6 +436,7 @@ describe('coaching grants', () => {
     ],
     ListClientMeasurements: [
       SESSION_CHECK,
+      'dynamodb:ConditionCheckItem accounts',
       ...ON_COACHING.ListClientMeasurements!,
       'dynamodb:Query healthRecords',
       'dynamodb:Query healthRecords/index/byOwner',
@@ -434,13 +445,19 @@ describe('coaching grants', () => {
     ],
     ListClientLogs: [
       SESSION_CHECK,
+      'dynamodb:ConditionCheckItem accounts',
       ...ON_COACHING.ListClientLogs!,
       'dynamodb:Query healthRecords',
       'dynamodb:Query healthRecords/index/byOwner',
       ...lines(KEY_READ, 'healthRecords key'),
       'dynamodb:PutItem auditEvents',
     ],
-    ListClientNotes: [SESSION_CHECK, ...ON_COACHING.ListClientNotes!, 'dynamodb:PutItem auditEvents'],
+    ListClientNotes: [
+      SESSION_CHECK,
+      'dynamodb:ConditionCheckItem accounts',
+      ...ON_COACHING.ListClientNotes!,
+      'dynamodb:PutItem auditEvents',
+    ],
     CreateClientNote: [
       SESSION_CHECK,
       'dynamodb:BatchGetItem profiles',

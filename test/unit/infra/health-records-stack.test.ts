@@ -211,18 +211,22 @@ describe('health functions', () => {
     // and only after the read is in the audit log (coaching-audit-stack.test.ts).
     ListClientMeasurements: [
       SESSION_CHECK,
+      'dynamodb:ConditionCheckItem accounts',
       'dynamodb:Query healthRecords',
       'dynamodb:Query healthRecords/index/byOwner',
       ...lines(KEY_READ, 'healthRecords key'),
+      'dynamodb:ConditionCheckItem coaching client#*',
       'dynamodb:GetItem coaching client#*',
       ...lines(KEY_READ, 'coaching key'),
       'dynamodb:PutItem auditEvents',
     ],
     ListClientLogs: [
       SESSION_CHECK,
+      'dynamodb:ConditionCheckItem accounts',
       'dynamodb:Query healthRecords',
       'dynamodb:Query healthRecords/index/byOwner',
       ...lines(KEY_READ, 'healthRecords key'),
+      'dynamodb:ConditionCheckItem coaching client#*',
       'dynamodb:GetItem coaching client#*',
       ...lines(KEY_READ, 'coaching key'),
       'dynamodb:PutItem auditEvents',

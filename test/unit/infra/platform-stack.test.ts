@@ -673,7 +673,8 @@ describe('least-privilege IAM', () => {
     // The guarded transactions check that the acting admin (or, for the last admin leaving, another
     // admin) is still an active admin when the change commits (lambdas/common/account-admin.ts); an
     // assignment, that the client and the coach still hold their roles; a recovery, that the admin who
-    // issued its code still is one; a health record, that its owner's account is still active.
+    // issued its code still is one; a health record, that its owner's account is still active; a
+    // coach's read of a client, that the client is still in `users`.
     expect(allowed('dynamodb:ConditionCheckItem')).toEqual([
       'AssignCoach',
       'ChangeRoles',
@@ -683,6 +684,9 @@ describe('least-privilege IAM', () => {
       'DeleteUser',
       'DisableUser',
       'EnableUser',
+      'ListClientLogs',
+      'ListClientMeasurements',
+      'ListClientNotes',
       'RegisterPasskey',
     ]);
     // Only the erase removes an account, one item by key: no function may batch-write (so put) one.
