@@ -3,6 +3,8 @@
  * codes per email, activation attempts and sign-in starts per source IP. Each test sends from loopback
  * addresses of its own (127.0.0.0/8), which the local gateway hands the Lambdas as the source IP.
  */
+import { createHash } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuditEvent } from '../../shared/audit';
 import {
@@ -12,6 +14,7 @@ import {
   TOO_MANY_ATTEMPTS,
   TOO_MANY_SIGNIN_STARTS,
 } from '../../shared/limits';
+import { localDocuments } from '../fixtures/aws-env';
 import { startPeople, type People } from '../fixtures/health-people';
 import { loopbackClient, type LoopbackClient } from '../fixtures/loopback-client';
 import { SoftwareAuthenticator } from '../fixtures/software-authenticator';
@@ -140,6 +143,31 @@ describe('wrong activation codes for one email', () => {
     // Once the lock has run its 15 minutes, the right code works.
     at(2 * windowMs + 2_000);
     expect((await verify(client, 'patient@example.com', code)).body.valid).toBe(true);
+  });
+
+  it("counts on over an email's fixed-window counter kept from before the sliding log", async () => {
+    const client = newClient();
+    const code = await invite('kept-counter@example.com');
+    const digest = createHash('sha256')
+      .update('activation-email:kept-counter@example.com')
+      .digest('base64url');
+    const documents = localDocuments();
+    try {
+      await documents.send(
+        new PutCommand({
+          TableName: world.stack.tables.authChallenges,
+          Item: { pk: `limit#activation-email#${digest}`, attempts: 3, windowEndsAt: Date.now() + 60_000 },
+        }),
+      );
+    } finally {
+      documents.destroy();
+    }
+    for (let i = 0; i < ACTIVATION_EMAIL_FAILURES.limit; i += 1)
+      expect(await verify(client, 'kept-counter@example.com', wrongCodeFor(code))).toEqual({
+        status: 200,
+        body: { valid: false },
+      });
+    expect(await verify(client, 'kept-counter@example.com', code)).toMatchObject(locked);
   });
 
   it('count only failures: right codes between wrong ones do not lock the email', async () => {

@@ -115,7 +115,10 @@ export const refundSlot = async (slot: Slot): Promise<void> => {
   }
 };
 
-/** One attempt in a subject's sliding log. */
+/**
+ * One attempt in a subject's sliding log (`attemptLog`, a string set: not the fixed windows' `attempts`
+ * number, which an item written before the log was introduced may still hold).
+ */
 export interface LogEntry {
   readonly key: string;
   /** `<epoch ms>:<random>`: the attempt in the log's string set. */
@@ -146,13 +149,13 @@ export const takeLogEntry = async (
       TableName: table(),
       Key: { pk: key },
       // A lock ends at most a window after the attempt that set it, so this never cuts one short.
-      UpdateExpression: 'ADD attempts :token SET expiresAt = :ttl',
+      UpdateExpression: 'ADD attemptLog :token SET expiresAt = :ttl',
       ExpressionAttributeValues: { ':token': new Set([token]), ':ttl': expiryOf(now + rule.windowMs) },
       ReturnValues: 'ALL_NEW',
     }),
   );
   const item = result.Attributes ?? {};
-  const tokens = [...((item.attempts as Set<string> | undefined) ?? [])];
+  const tokens = [...((item.attemptLog as Set<string> | undefined) ?? [])];
   const since = now - rule.windowMs;
   const old = tokens.filter((other) => timeOf(other) <= since);
   if (old.length > 0) await forget(key, old);
@@ -169,7 +172,7 @@ const forget = async (key: string, tokens: readonly string[]): Promise<void> => 
     new UpdateCommand({
       TableName: table(),
       Key: { pk: key },
-      UpdateExpression: 'DELETE attempts :tokens',
+      UpdateExpression: 'DELETE attemptLog :tokens',
       ExpressionAttributeValues: { ':tokens': new Set(tokens) },
     }),
   );

@@ -341,7 +341,7 @@ const firstAttemptOfWindow = (call: DynamoCall, command: unknown) => {
   if (!(on('UpdateItem', 'authChallenges', call) && call.keys[0]?.startsWith('limit#'))) return undefined;
   const values = (command as UpdateCommand).input.ExpressionAttributeValues ?? {};
   return values[':token'] instanceof Set
-    ? { Attributes: { attempts: values[':token'] } }
+    ? { Attributes: { attemptLog: values[':token'] } }
     : { Attributes: { attempts: 1, windowEndsAt: Date.now() + 60_000 } };
 };
 
