@@ -1,7 +1,5 @@
-import { ACCOUNT_LABELS } from '../../../../../shared/account';
 import { Alert } from '../../../components/alert';
-import { ApiError } from '../../../lib/api-error';
-import { useSignOutToSignIn } from '../../../lib/auth/use-sign-out';
+import { SignInAgain } from '../../../components/sign-in-again';
 import { errorMessage } from '../../../lib/errors';
 
 interface PasskeyActionErrorProps {
@@ -17,20 +15,10 @@ interface PasskeyActionErrorProps {
  * account.'), so the person is offered a fresh one.
  */
 export function PasskeyActionError({ error, fallback, onDismiss }: PasskeyActionErrorProps) {
-  const signOutToSignIn = useSignOutToSignIn();
-  const reauth = error instanceof ApiError && error.status === 401;
   return (
     <Alert tone="error" {...(onDismiss ? { onDismiss, dismissLabel: 'Dismiss error' } : {})}>
       <p>{errorMessage(error, fallback)}</p>
-      {reauth && (
-        <button
-          type="button"
-          className="button button--secondary button--small"
-          onClick={() => void signOutToSignIn()}
-        >
-          {ACCOUNT_LABELS.signInAgain}
-        </button>
-      )}
+      <SignInAgain error={error} />
     </Alert>
   );
 }

@@ -1,9 +1,7 @@
-import { ACCOUNT_LABELS } from '../../../../../shared/account';
 import { Alert } from '../../../components/alert';
 import { Modal } from '../../../components/overlay/modal';
+import { SignInAgain } from '../../../components/sign-in-again';
 import { Spinner } from '../../../components/spinner';
-import { ApiError } from '../../../lib/api-error';
-import { useSignOutToSignIn } from '../../../lib/auth/use-sign-out';
 import { errorMessage } from '../../../lib/errors';
 import { IssuedCode } from './issued-code';
 
@@ -28,7 +26,6 @@ interface IssuedCodeModalProps {
 
 /** 'Reset access' and 'Resend': waits for the new code, then shows it as a new invitation's is shown. */
 export function IssuedCodeModal({ title, email, heading, note, issuing, onClose }: IssuedCodeModalProps) {
-  const signOutToSignIn = useSignOutToSignIn();
   return (
     <Modal title={title} onClose={onClose}>
       {issuing.data ? (
@@ -45,16 +42,7 @@ export function IssuedCodeModal({ title, email, heading, note, issuing, onClose 
       ) : (
         <Alert tone="error">
           <p>{errorMessage(issuing.error, ISSUE_FAILED)}</p>
-          {/* A 401 here is a sign-in too old to reset access (the session's end is handled by the API client). */}
-          {issuing.error instanceof ApiError && issuing.error.status === 401 && (
-            <button
-              type="button"
-              className="button button--secondary button--small"
-              onClick={() => void signOutToSignIn()}
-            >
-              {ACCOUNT_LABELS.signInAgain}
-            </button>
-          )}
+          <SignInAgain error={issuing.error} />
           <button type="button" className="button button--secondary button--small" onClick={onClose}>
             Close
           </button>
