@@ -1,13 +1,6 @@
-/** Passkeys as their owner sees them (SPEC-2 section 3.1), and the fresh sign-in that managing them needs. */
-import {
-  ACCOUNT_MESSAGES,
-  DEFAULT_PASSKEY_NAME,
-  PASSKEY_REAUTH_MAX_AGE_SECONDS,
-  type Passkey,
-} from '../../shared/account';
+/** Passkeys as their owner sees them (SPEC-2 section 3.1). The fresh sign-in managing them needs is in session.ts. */
+import { DEFAULT_PASSKEY_NAME, type Passkey } from '../../shared/account';
 import { providerNameOf } from './aaguid';
-import { Unauthorized } from './errors';
-import type { Caller } from './http';
 import type { PasskeySummary } from './repositories/passkeys';
 
 export const toPasskey = (summary: PasskeySummary): Passkey => {
@@ -24,15 +17,3 @@ export const toPasskey = (summary: PasskeySummary): Passkey => {
 
 /** Oldest first, as they were added. */
 export const byCreation = (a: Passkey, b: Passkey): number => a.createdAt.localeCompare(b.createdAt);
-
-/**
- * Adding or removing a passkey, and deleting the account, need a sign-in (`auth_time`) within the
- * last 10 minutes; else 401 with `message`.
- */
-export const requireRecentSignIn = (
-  caller: Caller,
-  message: string = ACCOUNT_MESSAGES.reauthRequired,
-): void => {
-  if (Math.floor(Date.now() / 1000) - caller.authTime > PASSKEY_REAUTH_MAX_AGE_SECONDS)
-    throw new Unauthorized(message);
-};

@@ -7,6 +7,7 @@
  * One consistent GetItem per request, never cached: a disable, delete, reset or role change is seen
  * by the very next request, in every Lambda at once.
  */
+import { ACCOUNT_MESSAGES, PASSKEY_REAUTH_MAX_AGE_SECONDS } from '../../shared/account';
 import type { RoleGroup } from '../../shared/constants';
 import { canonicalRoles } from '../../shared/roles';
 import {
@@ -14,6 +15,8 @@ import {
   ID_TOKEN_VALIDITY_MINUTES,
   REFRESH_TOKEN_VALIDITY_DAYS,
 } from '../../shared/session-policy';
+import { Unauthorized } from './errors';
+import type { Caller } from './http';
 import { getAccountGate, isSignedOut } from './repositories/accounts';
 
 export interface SessionClaims {
@@ -49,3 +52,15 @@ export const sessionOutlivedBy = (authTime: number): number =>
   authTime +
   REFRESH_TOKEN_VALIDITY_DAYS * 86_400 +
   Math.max(ID_TOKEN_VALIDITY_MINUTES, ACCESS_TOKEN_VALIDITY_MINUTES) * 60;
+
+/**
+ * Adding or removing a passkey, deleting the account and issuing a recovery code need a sign-in (`auth_time`) within the
+ * last 10 minutes; else 401 with `message`.
+ */
+export const requireRecentSignIn = (
+  caller: Caller,
+  message: string = ACCOUNT_MESSAGES.reauthRequired,
+): void => {
+  if (Math.floor(Date.now() / 1000) - caller.authTime > PASSKEY_REAUTH_MAX_AGE_SECONDS)
+    throw new Unauthorized(message);
+};

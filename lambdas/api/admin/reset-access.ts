@@ -8,7 +8,7 @@ import { originOf, recordAudit } from '../../common/audit';
 import { targetAccount } from '../../common/account-admin';
 import { created, httpHandler } from '../../common/http';
 import { newActivationCode } from '../../common/invite';
-import { requireRecentSignIn } from '../../common/passkey-view';
+import { requireRecentSignIn } from '../../common/session';
 import { expiresIn, putRecovery } from '../../common/repositories/auth-challenges';
 
 export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParameters, event }) => {

@@ -8,7 +8,7 @@ import { MAX_PASSKEYS, REGISTRATION_CHALLENGE_TTL_SECONDS } from '../../../share
 import { API_MESSAGES } from '../../../shared/messages';
 import { Conflict, Unauthorized } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
-import { requireRecentSignIn } from '../../common/passkey-view';
+import { requireRecentSignIn } from '../../common/session';
 import { getAccount } from '../../common/repositories/accounts';
 import { expiresIn, putPasskeyChallenge } from '../../common/repositories/auth-challenges';
 import { registrationOptionsFor } from '../../common/webauthn';

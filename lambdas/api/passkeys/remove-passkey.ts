@@ -8,7 +8,7 @@ import { ACCOUNT_MESSAGES } from '../../../shared/account';
 import { auditTransactItem, originOf } from '../../common/audit';
 import { Conflict, NotFound } from '../../common/errors';
 import { httpHandler, noContent } from '../../common/http';
-import { requireRecentSignIn } from '../../common/passkey-view';
+import { requireRecentSignIn } from '../../common/session';
 import { getAccount, removeCredentialItem } from '../../common/repositories/accounts';
 import { deletePasskeyItem } from '../../common/repositories/passkeys';
 import { transactWrite } from '../../common/transactions';

@@ -15,7 +15,7 @@ import { endCoachingItems } from '../../common/coaching';
 import { eraseAccount } from '../../common/erase-account';
 import { BadRequest, Conflict, Unauthorized } from '../../common/errors';
 import { httpHandler, noContent } from '../../common/http';
-import { requireRecentSignIn } from '../../common/passkey-view';
+import { requireRecentSignIn } from '../../common/session';
 import {
   activeAdminCheckItem,
   getAccount,
