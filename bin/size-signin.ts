@@ -88,7 +88,7 @@ const watchNetwork = (page: Page) => {
   page.on('requestfailed', ended);
   return {
     /** Resolves once nothing has been in flight for QUIET_MS, then after the page's next idle callback. */
-    settled: async () => {
+    settled: async (path: string) => {
       const deadline = Date.now() + SETTLE_TIMEOUT_MS;
       for (;;) {
         if (inFlight === 0 && Date.now() - lastActivity >= QUIET_MS) {
@@ -96,14 +96,28 @@ const watchNetwork = (page: Page) => {
           // The idle callback may itself have started something (a prefetch on idle): wait again.
           if (inFlight === 0 && Date.now() - lastActivity >= QUIET_MS) return;
         }
-        if (Date.now() > deadline) throw new Error(`/signin did not settle within ${SETTLE_TIMEOUT_MS} ms`);
+        if (Date.now() > deadline) throw new Error(`${path} did not settle within ${SETTLE_TIMEOUT_MS} ms`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
   };
 };
 
-export const measureSignInLoad = async (dist: string): Promise<SignInLoad> => {
+/** A public page to measure: its path, the button that shows it is ready, and whether to record intent on it. */
+export interface PublicPage {
+  readonly path: string;
+  readonly ready: string;
+  /** Move the pointer onto the `ready` button after the first load and record what that fetches. */
+  readonly intent: boolean;
+}
+
+export const SIGNIN_PAGE: PublicPage = { path: '/signin', ready: MESSAGES.signInWithPasskey, intent: true };
+/** Step 1 of /activate, as an invitation's link opens it (docs/decisions/060-activate-alone.md). */
+export const ACTIVATE_PAGE: PublicPage = { path: '/activate', ready: 'Verify Code', intent: false };
+
+export const measureSignInLoad = (dist: string): Promise<SignInLoad> => measurePageLoad(dist, SIGNIN_PAGE);
+
+export const measurePageLoad = async (dist: string, target: PublicPage): Promise<SignInLoad> => {
   const { origin, server } = await serveDist(dist);
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
@@ -138,14 +152,18 @@ export const measureSignInLoad = async (dist: string): Promise<SignInLoad> => {
       );
     });
 
-    await page.goto(`${origin}/signin`, { waitUntil: 'load' });
-    const button = page.getByRole('button', { name: MESSAGES.signInWithPasskey });
+    await page.goto(`${origin}${target.path}`, { waitUntil: 'load' });
+    const button = page.getByRole('button', { name: target.ready });
     await button.waitFor({ state: 'visible' });
-    await network.settled();
+    await network.settled(target.path);
     const firstLoad = await Promise.all(seen.values());
+    if (!target.intent) {
+      await context.close();
+      return { firstLoad, onIntent: [] };
+    }
 
     await button.hover();
-    await network.settled();
+    await network.settled(target.path);
     const onIntent = (await Promise.all(seen.values())).slice(firstLoad.length);
     await context.close();
     return { firstLoad, onIntent };

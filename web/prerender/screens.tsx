@@ -4,14 +4,11 @@
  * signed-out `/signin`, and step 1 of `/activate`. Effects do not run here, so nothing calls the API
  * or Amplify; the markup is what the app's first render of those screens is.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { MemoryRouter } from 'react-router';
 import { ActivationPage } from '../src/features/activation/activation-page';
 import { SignInPage } from '../src/features/auth/signin-page';
 import { paths } from '../src/config/paths';
-import { AuthProvider } from '../src/lib/auth/auth-provider';
 
 export interface PrerenderedScreen {
   /** The path the screen stands in for, as `location.pathname` reads it. */
@@ -20,15 +17,10 @@ export interface PrerenderedScreen {
   readonly html: string;
 }
 
+/** Neither page needs its host to render (a router, the auth provider): only to act. */
 const render = (path: string, screen: ReactNode): PrerenderedScreen => ({
   path,
-  html: renderToStaticMarkup(
-    <QueryClientProvider client={new QueryClient()}>
-      <AuthProvider>
-        <MemoryRouter initialEntries={[path]}>{screen}</MemoryRouter>
-      </AuthProvider>
-    </QueryClientProvider>,
-  ),
+  html: renderToStaticMarkup(screen),
 });
 
 export const renderScreens = (): PrerenderedScreen[] => [

@@ -38,8 +38,8 @@ export const routes: RouteObject[] = [
       {
         path: paths.activate,
         lazy: page(
-          () => import('../features/activation/activation-page'),
-          (m) => m.ActivationPage,
+          () => import('./routes/activate'),
+          (m) => m.ActivationRoute,
         ),
       },
       {

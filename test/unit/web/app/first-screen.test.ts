@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { showsSignInAlone } from '../../../../web/src/app/first-screen';
+import { firstPublicScreen } from '../../../../web/src/app/first-screen';
 import { hasStoredSession } from '../../../../web/src/lib/auth/stored-session';
 
 const CLIENT = 'test-client-id';
@@ -34,22 +34,28 @@ describe('hasStoredSession', () => {
   });
 });
 
-describe('showsSignInAlone', () => {
-  it.each(['/signin', '/signin/', '/SignIn', '/SIGNIN//'])(
-    'shows %s alone to a browser without a session',
-    (path) => {
-      expect(showsSignInAlone(path, CLIENT, '')).toBe(true);
-    },
-  );
-
-  it('loads the whole app for /signin when a session may be stored (the guard then goes to the dashboard)', () => {
-    expect(showsSignInAlone('/signin', CLIENT, SIGNED_IN)).toBe(false);
+describe('firstPublicScreen', () => {
+  it.each([
+    ['/signin', 'signin'],
+    ['/signin/', 'signin'],
+    ['/SignIn', 'signin'],
+    ['/SIGNIN//', 'signin'],
+    ['/activate', 'activate'],
+    ['/Activate/', 'activate'],
+  ] as const)('shows %s alone to a browser without a session', (path, screen) => {
+    expect(firstPublicScreen(path, CLIENT, '')).toBe(screen);
   });
 
-  it.each(['/', '/dashboard', '/activate', '/signin/more', '/signing'])(
+  it('loads the whole app for /signin and /activate when a session may be stored', () => {
+    // /signin: the guard then goes to the dashboard; /activate: the app drops the previous person's cached data.
+    expect(firstPublicScreen('/signin', CLIENT, SIGNED_IN)).toBeNull();
+    expect(firstPublicScreen('/activate', CLIENT, SIGNED_IN)).toBeNull();
+  });
+
+  it.each(['/', '/dashboard', '/signin/more', '/signing', '/activate/x', '/activated', '/unauthorized'])(
     'loads the whole app for %s',
     (path) => {
-      expect(showsSignInAlone(path, CLIENT, '')).toBe(false);
+      expect(firstPublicScreen(path, CLIENT, '')).toBeNull();
     },
   );
 });

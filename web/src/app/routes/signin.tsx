@@ -13,7 +13,7 @@ const preloadSignIn = () => {
 /**
  * /signin inside the app (after a sign-out, or when the guard sends someone here): the router
  * navigates and the auth provider completes the sign-in. A first load of /signin without a stored
- * session shows the same page without the app: app/signin-entry.tsx.
+ * session shows the same page without the app: app/public-entry.tsx.
  */
 export function SignInRoute() {
   const navigate = useNavigate();

@@ -35,7 +35,7 @@ const NO_HOST: SignInHost = { completePasskeySignIn: missingHost, navigate: miss
  * /signin. It imports no router, no query client and no Amplify, so that the first load of /signin
  * can show it without them (docs/decisions/056-signin-weight.md): its host hands it the sign-in's last
  * step and the navigation through SignInHostContext, either the router's (app/routes/signin.tsx) or
- * the sign-in entry's (app/signin-entry.tsx).
+ * the public entry's (app/public-entry.tsx).
  */
 export function SignInPage() {
   const { completePasskeySignIn, navigate, preloadSignIn, preloadActivation } =

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import {
   registerPasskeyRequestSchema,
   registerPasskeyResponseSchema,
@@ -6,8 +5,8 @@ import {
   type PasskeyVerifyResponse,
 } from '../../../../../shared/schemas';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
-import { useAuth } from '../../../lib/auth/auth-provider';
 import { MESSAGES } from '../../../../../shared/messages';
+import type { PasskeyProof, SessionUser } from '../../../lib/auth/session-user';
 import {
   createPasskey,
   isPlatformAuthenticatorAvailable,
@@ -37,35 +36,28 @@ export const AUTO_SIGN_IN_FAILED =
   'Your passkey was created, but signing you in did not work. Please sign in with your passkey.';
 
 /**
- * Creates the passkey on this device's platform authenticator (SPEC section 5 requires both
- * WebAuthn and a biometric authenticator), registers it, then signs in with the returned proof.
- * Never retried: each attempt would prompt the person again.
+ * Step 2 of the activation (SPEC section 4): creates the passkey on this device's platform
+ * authenticator (SPEC section 5 requires both WebAuthn and a biometric authenticator), registers it,
+ * then signs in with the returned proof (completePasskeySignIn, the host's). This module and WebAuthn
+ * load once the person reaches step 2 (activation-page.tsx). Never retried: each attempt would prompt
+ * the person again.
  */
-export const useActivateWithPasskey = () => {
-  const { completePasskeySignIn } = useAuth();
-  return useMutation({
-    mutationFn: async ({
-      activation,
-      verification,
-    }: {
-      activation: ActivationInput;
-      verification: Verification;
-    }) => {
-      if (!isWebAuthnSupported()) throw new Error(MESSAGES.webAuthnUnsupported);
-      if (!(await isPlatformAuthenticatorAvailable())) throw new Error(MESSAGES.noPlatformAuthenticator);
-      const registrationResponse = await createPasskey(verification.registrationOptions);
-      const proof = await registerPasskey({
-        ...activation,
-        cognitoUsername: verification.cognitoUsername,
-        registrationResponse,
-        expectedChallenge: verification.registrationOptions.challenge,
-      });
-      try {
-        return await completePasskeySignIn(proof);
-      } catch {
-        throw new Error(AUTO_SIGN_IN_FAILED);
-      }
-    },
-    retry: false,
+export const runActivation = async (
+  { activation, verification }: { activation: ActivationInput; verification: Verification },
+  completePasskeySignIn: (proof: PasskeyProof) => Promise<SessionUser>,
+): Promise<SessionUser> => {
+  if (!isWebAuthnSupported()) throw new Error(MESSAGES.webAuthnUnsupported);
+  if (!(await isPlatformAuthenticatorAvailable())) throw new Error(MESSAGES.noPlatformAuthenticator);
+  const registrationResponse = await createPasskey(verification.registrationOptions);
+  const proof = await registerPasskey({
+    ...activation,
+    cognitoUsername: verification.cognitoUsername,
+    registrationResponse,
+    expectedChallenge: verification.registrationOptions.challenge,
   });
+  try {
+    return await completePasskeySignIn(proof);
+  } catch {
+    throw new Error(AUTO_SIGN_IN_FAILED);
+  }
 };

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import {
   activationVerifyResponseSchema,
   verifyActivationRequestSchema,
@@ -20,5 +19,3 @@ export const verifyActivation = (input: ActivationInput): Promise<ActivationVeri
     auth: false,
     schema: activationVerifyResponseSchema,
   });
-
-export const useVerifyActivation = () => useMutation({ mutationFn: verifyActivation });

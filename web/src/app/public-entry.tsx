@@ -1,0 +1,137 @@
+import { lazy, Suspense, useEffect, useMemo, useRef, useSyncExternalStore, type ReactElement } from 'react';
+import { FullPageSpinner } from '../components/spinner';
+import type { ActivationHost } from '../features/activation/activation-page';
+import { SignInHostContext, SignInPage, type SignInHost } from '../features/auth/signin-page';
+import { preloadAuthSignIn, signInWithProof } from '../lib/auth/load-auth';
+import { loadPage } from '../lib/browser';
+import { publicScreenOf, type PublicScreen } from './first-screen';
+import { loadApp, preloadApp } from './load-app';
+import { preloadDashboard } from './route-modules';
+
+/**
+ * Once the ceremony's own code is here (the sign-in's on intent, step 2's of the activation once it
+ * shows): Amplify first (needed once the passkey is verified), then the app and the dashboard's chunks
+ * (needed once Cognito has signed the person in), each while the steps before it run.
+ */
+const preloadSignedIn = () => {
+  void preloadAuthSignIn().then(() => {
+    preloadApp();
+    preloadDashboard();
+  });
+};
+
+/** /activate's page and its host, fetched only when /activate is shown (the first load of /signin stays small). */
+const ActivationScreen = lazy(() => import('./public-activation'));
+
+/** The address as the entry follows it: changed by its own navigation and by Back and Forward. */
+const addressListeners = new Set<() => void>();
+const subscribe = (listener: () => void) => {
+  addressListeners.add(listener);
+  window.addEventListener('popstate', listener);
+  return () => {
+    addressListeners.delete(listener);
+    window.removeEventListener('popstate', listener);
+  };
+};
+const address = () => window.location.pathname + window.location.search;
+/** Sets the address; the app that takes over reads it as it starts. */
+const setAddress = (path: string, { replace }: { replace: boolean }) => {
+  if (replace) window.history.replaceState(null, '', path);
+  else window.history.pushState(null, '', path);
+};
+/** Sets the address and shows its page here. */
+const go = (path: string, options: { replace: boolean }) => {
+  setAddress(path, options);
+  for (const listener of addressListeners) listener();
+};
+
+/**
+ * The first load of /signin or /activate when this browser holds no session (main.tsx decides, from
+ * the cookie names: lib/auth/stored-session.ts). Those two pages alone, without the router, the query
+ * client or Amplify (docs/decisions/056-signin-weight.md, 060-activate-alone.md); each fetches what it
+ * needs next on intent. Between the two it stays here, Back and Forward included. Leaving them
+ * (signed in, to /dashboard) sets the address and hands the root over to the whole app, which starts
+ * there and reads the new session as at any app start; so does Back to any other page.
+ */
+export function PublicEntry({ show }: { show: (app: ReactElement) => void }) {
+  const current = useSyncExternalStore(subscribe, address);
+  const { pathname, search } = new URL(current, window.location.origin);
+  const screen = publicScreenOf(pathname);
+
+  const leave = useMemo(
+    () => async (path: string, options: { replace: boolean }) => {
+      let app: Awaited<ReturnType<typeof loadApp>>;
+      try {
+        app = await loadApp();
+      } catch {
+        // The app could not be fetched here: a full page load of the address gets there all the same.
+        loadPage(path, options);
+        return;
+      }
+      if (path !== address()) setAddress(path, options);
+      show(app.createApp());
+    },
+    [show],
+  );
+  const navigate = useMemo(
+    () => (path: string, options: { replace: boolean }) =>
+      publicScreenOf(new URL(path, window.location.origin).pathname)
+        ? go(path, options)
+        : leave(path, options),
+    [leave],
+  );
+
+  // Back or Forward to a page that is neither of these two: the app shows it (once).
+  const leaving = useRef(false);
+  useEffect(() => {
+    if (screen || leaving.current) return;
+    leaving.current = true;
+    void leave(address(), { replace: true });
+  }, [screen, leave]);
+
+  const signInHost = useMemo<SignInHost>(
+    () => ({
+      completePasskeySignIn: signInWithProof,
+      navigate,
+      preloadSignIn: preloadSignedIn,
+      preloadActivation: () => void import('./public-activation').catch(() => undefined),
+    }),
+    [navigate],
+  );
+  const activationHost = useMemo<ActivationHost>(
+    () => ({
+      completePasskeySignIn: signInWithProof,
+      navigate,
+      search,
+      setSearch: (next, options) => go(`${pathname}${next}`, options),
+      preloadAfterActivation: preloadSignedIn,
+    }),
+    [navigate, pathname, search],
+  );
+
+  return <EntryScreen screen={screen} signInHost={signInHost} activationHost={activationHost} />;
+}
+
+function EntryScreen({
+  screen,
+  signInHost,
+  activationHost,
+}: {
+  screen: PublicScreen | null;
+  signInHost: SignInHost;
+  activationHost: ActivationHost;
+}) {
+  if (screen === 'signin')
+    return (
+      <SignInHostContext value={signInHost}>
+        <SignInPage />
+      </SignInHostContext>
+    );
+  if (screen === 'activate')
+    return (
+      <Suspense fallback={<FullPageSpinner />}>
+        <ActivationScreen host={activationHost} />
+      </Suspense>
+    );
+  return <FullPageSpinner />;
+}
