@@ -1,4 +1,13 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useSyncExternalStore, type ReactElement } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useSyncExternalStore,
+  type ReactElement,
+} from 'react';
 import { FullPageSpinner } from '../components/spinner';
 import type { ActivationHost } from '../features/activation/activation-page';
 import { SignInHostContext, SignInPage, type SignInHost } from '../features/auth/signin-page';
@@ -58,8 +67,8 @@ export function PublicEntry({ show }: { show: (app: ReactElement) => void }) {
   const { pathname, search } = new URL(current, window.location.origin);
   const screen = publicScreenOf(pathname);
 
-  const leave = useMemo(
-    () => async (path: string, options: { replace: boolean }) => {
+  const leave = useCallback(
+    async (path: string, options: { replace: boolean }) => {
       let app: Awaited<ReturnType<typeof loadApp>>;
       try {
         app = await loadApp();
@@ -73,8 +82,8 @@ export function PublicEntry({ show }: { show: (app: ReactElement) => void }) {
     },
     [show],
   );
-  const navigate = useMemo(
-    () => (path: string, options: { replace: boolean }) =>
+  const navigate = useCallback(
+    (path: string, options: { replace: boolean }) =>
       publicScreenOf(new URL(path, window.location.origin).pathname)
         ? go(path, options)
         : leave(path, options),

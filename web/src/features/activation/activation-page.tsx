@@ -6,7 +6,6 @@ import { paths } from '../../config/paths';
 import type { PasskeyProof, SessionUser } from '../../lib/auth/session-user';
 import { errorMessage } from '../../lib/errors';
 import type { Verification } from './api/register-passkey';
-import { verifyActivation } from './api/verify-activation';
 import { CodeStep } from './code-step';
 import { PasskeyStep } from './passkey-step';
 
@@ -14,6 +13,12 @@ const CODE_PARAM = 'code';
 const STEP_PARAM = 'step';
 const PASSKEY_STEP = 'passkey';
 
+/**
+ * Step 1's call (the API client and the wire schemas), fetched once the person starts on the form, so
+ * that the page itself paints and settles without them (docs/decisions/060-activate-alone.md).
+ */
+const loadVerify = () => import('./api/verify-activation');
+const preloadVerify = () => void loadVerify().catch(() => undefined);
 /** Step 2's code (WebAuthn, the registration call), fetched once the person reaches step 2. */
 const loadActivation = () => import('./api/register-passkey');
 
@@ -123,6 +128,7 @@ export function ActivationPage() {
     void run(
       'verify',
       async () => {
+        const { verifyActivation } = await loadVerify();
         const answer = await verifyActivation({ email, activationCode: code });
         if (!answer.valid) return setError(MESSAGES.invalidActivationCode);
         setVerification(answer);
@@ -182,6 +188,7 @@ export function ActivationPage() {
           onEmailChange={setEmail}
           onCodeChange={setCode}
           onSubmit={onVerify}
+          onIntent={preloadVerify}
           busy={pending === 'verify'}
           error={error}
         />

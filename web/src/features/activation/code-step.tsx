@@ -10,19 +10,30 @@ interface CodeStepProps {
   onEmailChange: (email: string) => void;
   onCodeChange: (code: string) => void;
   onSubmit: () => void;
+  /** The person starts on the form (focus in it, or the pointer over it): what submitting needs may be fetched. */
+  onIntent?: () => void;
   busy: boolean;
   error: string | null;
 }
 
 /** Step 1: email and activation code; the code formats itself as XXXX-XXXX-XXXX-XXXX. */
-export function CodeStep({ email, code, onEmailChange, onCodeChange, onSubmit, busy, error }: CodeStepProps) {
+export function CodeStep({
+  email,
+  code,
+  onEmailChange,
+  onCodeChange,
+  onSubmit,
+  onIntent,
+  busy,
+  error,
+}: CodeStepProps) {
   const codeHint = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit();
   };
   return (
-    <form className="form" onSubmit={submit} noValidate={false}>
+    <form className="form" onSubmit={submit} onFocus={onIntent} onPointerEnter={onIntent} noValidate={false}>
       {error && <Alert tone="error">{error}</Alert>}
       <div className="field">
         <label htmlFor="activation-email">Email address</label>
