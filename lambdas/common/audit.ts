@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
   AUDIT_MESSAGES,
@@ -22,6 +23,7 @@ import { ddb, type TransactItem } from './aws';
 import { tableName } from './env';
 import { ServiceUnavailable } from './errors';
 import { logger } from './logger';
+import { transactWrite } from './transactions';
 
 /** Where a request came from: API Gateway's socket address (never a header) and the user agent. */
 export interface RequestOrigin {
@@ -70,34 +72,49 @@ const itemOf = (origin: RequestOrigin, record: AuditRecord, now = new Date()) =>
   };
 };
 
+/** The write of a new event: a new item only, never over another. */
+const putOf = (origin: RequestOrigin, record: AuditRecord) => ({
+  TableName: tableName('auditEvents'),
+  Item: itemOf(origin, record),
+  ConditionExpression: 'attribute_not_exists(pk)',
+});
+
 /** The event as one item of the transaction that makes the change it records: both or neither. */
 export const auditTransactItem = (origin: RequestOrigin, record: AuditRecord): TransactItem => ({
-  Put: {
-    TableName: tableName('auditEvents'),
-    Item: itemOf(origin, record),
-    ConditionExpression: 'attribute_not_exists(pk)',
-  },
+  Put: putOf(origin, record),
 });
+
+export interface RecordAuditOptions {
+  /** The 503's text. @default AUDIT_MESSAGES.unavailable; AUDIT_MESSAGES.unrecorded when the change was made before its event. */
+  readonly message?: string;
+  /**
+   * Conditions the event is committed with, in one transaction (condition checks on other items): it
+   * is written only while they all hold, and when one does not the request answers `refused()`.
+   */
+  readonly onlyIf?: { readonly checks: readonly TransactItem[]; readonly refused: () => Error };
+}
+
+/** Whether a transaction was cancelled by a failed condition among its items from `first` on. */
+const conditionFailedFrom = (error: unknown, first: number): boolean =>
+  error instanceof TransactionCanceledException &&
+  (error.CancellationReasons ?? []).slice(first).some((reason) => reason.Code === 'ConditionalCheckFailed');
 
 /**
  * Writes the event. When it cannot be written the request fails with 503: nothing that should have
- * been recorded is answered unrecorded (a coach's read shows nothing). `message` says otherwise
- * when the change was made before its event (AUDIT_MESSAGES.unrecorded).
+ * been recorded is answered unrecorded (a coach's read shows nothing). With `onlyIf`, the event
+ * commits with its conditions, and a condition that no longer holds is the caller's refusal instead.
  */
 export const recordAudit = async (
   origin: RequestOrigin,
   record: AuditRecord,
-  message: string = AUDIT_MESSAGES.unavailable,
+  { message = AUDIT_MESSAGES.unavailable, onlyIf }: RecordAuditOptions = {},
 ): Promise<void> => {
+  const put = putOf(origin, record);
   try {
-    await ddb.send(
-      new PutCommand({
-        TableName: tableName('auditEvents'),
-        Item: itemOf(origin, record),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    if (onlyIf) await transactWrite({ TransactItems: [{ Put: put }, ...onlyIf.checks] });
+    else await ddb.send(new PutCommand(put));
   } catch (error) {
+    if (onlyIf && conditionFailedFrom(error, 1)) throw onlyIf.refused();
     logger.error('audit write failed', {
       type: record.type,
       errorName: error instanceof Error ? error.name : typeof error,

@@ -3,14 +3,12 @@
  * data on every request (the client's state item and account, read consistently), never from anything
  * the request carries, so an unassigned coach is refused on the very next call.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { AUDIT_MESSAGES, type AuditDetailValue } from '../../shared/audit';
+import type { AuditDetailValue } from '../../shared/audit';
 import { COACHING_MESSAGES, type Person } from '../../shared/coaching';
 import { canonicalRoles } from '../../shared/roles';
 import { userIdSchema } from '../../shared/schemas';
-import { auditTransactItem, originOf, type RequestOrigin } from './audit';
-import { Conflict, Forbidden, ServiceUnavailable } from './errors';
-import { logger } from './logger';
+import { auditTransactItem, originOf, recordAudit, type RequestOrigin } from './audit';
+import { Conflict, Forbidden } from './errors';
 import type { Caller } from './http';
 import { getAccountGate, holdsRoleCheckItem } from './repositories/accounts';
 import {
@@ -24,7 +22,6 @@ import {
 import { getProfileNames, personOf, type ProfileNames } from './repositories/profiles';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { TransactItem } from './aws';
-import { transactWrite } from './transactions';
 
 /**
  * The client id of a client route, once the caller is that client's coach right now and the client
@@ -125,35 +122,22 @@ export const unassignCoachOf = async (
  * read answered happened while the coaching held. 503 when the event cannot be written otherwise.
  * Details name what was read and how much, never a value.
  */
-export const recordClientRead = async (
+export const recordClientRead = (
   event: APIGatewayProxyEvent,
   coachId: string,
   clientId: string,
   details: Record<string, AuditDetailValue>,
-): Promise<void> => {
-  const items = [
-    auditTransactItem(originOf(event), {
-      type: 'client.data.read',
-      actorId: coachId,
-      subjectId: clientId,
-      details,
-    }),
-    coachOfCheckItem(clientId, coachId),
-    holdsRoleCheckItem(clientId, 'users'),
-  ];
-  try {
-    await transactWrite({ TransactItems: items });
-  } catch (error) {
-    const reasons = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
-    if (reasons.slice(1).some((reason) => reason.Code === 'ConditionalCheckFailed'))
-      throw new Forbidden(COACHING_MESSAGES.notYourClient);
-    logger.error('audit write failed', {
-      type: 'client.data.read',
-      errorName: error instanceof Error ? error.name : typeof error,
-    });
-    throw new ServiceUnavailable(AUDIT_MESSAGES.unavailable);
-  }
-};
+): Promise<void> =>
+  recordAudit(
+    originOf(event),
+    { type: 'client.data.read', actorId: coachId, subjectId: clientId, details },
+    {
+      onlyIf: {
+        checks: [coachOfCheckItem(clientId, coachId), holdsRoleCheckItem(clientId, 'users')],
+        refused: () => new Forbidden(COACHING_MESSAGES.notYourClient),
+      },
+    },
+  );
 
 export const personFrom = (userId: string, profile: ProfileNames | undefined): Person | undefined =>
   profile && personOf(userId, profile);

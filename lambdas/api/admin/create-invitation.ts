@@ -18,7 +18,7 @@ export const handler = httpHandler(
         actorId: caller.sub,
         details: { email: invitation.email, roles: invitation.roles },
       },
-      AUDIT_MESSAGES.unrecorded,
+      { message: AUDIT_MESSAGES.unrecorded },
     );
     return created(toInvitation(invitation));
   },

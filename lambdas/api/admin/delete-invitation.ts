@@ -24,7 +24,7 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
   await recordAudit(
     originOf(event),
     { type: 'invitation.deleted', actorId: caller.sub, details: { email: deleted.invitation.email } },
-    AUDIT_MESSAGES.unrecorded,
+    { message: AUDIT_MESSAGES.unrecorded },
   );
   return noContent();
 });

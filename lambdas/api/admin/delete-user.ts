@@ -35,7 +35,7 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
   await recordAudit(
     origin,
     { type: 'user.deleted', actorId: caller.sub, subjectId: target.userId },
-    AUDIT_MESSAGES.unrecorded,
+    { message: AUDIT_MESSAGES.unrecorded },
   );
   return noContent();
 });

@@ -22,7 +22,7 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
   await recordAudit(
     originOf(event),
     { type: 'invitation.resent', actorId: caller.sub, details: { email: resent.email } },
-    AUDIT_MESSAGES.unrecorded,
+    { message: AUDIT_MESSAGES.unrecorded },
   );
   return ok(toInvitation(resent));
 });

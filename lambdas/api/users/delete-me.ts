@@ -85,7 +85,7 @@ export const handler = httpHandler(
     await recordAudit(
       origin,
       { type: 'account.deleted', actorId: caller.sub, subjectId: caller.sub },
-      AUDIT_MESSAGES.unrecorded,
+      { message: AUDIT_MESSAGES.unrecorded },
     );
     return noContent();
   },
