@@ -1,13 +1,13 @@
 import {
-  lazy,
-  Suspense,
   useCallback,
   useEffect,
   useMemo,
   useRef,
+  useState,
   useSyncExternalStore,
   type ReactElement,
 } from 'react';
+import { ErrorScreen } from '../components/error-screen';
 import { FullPageSpinner } from '../components/spinner';
 import type { ActivationHost } from '../features/activation/activation-page';
 import { SignInHostContext, SignInPage, type SignInHost } from '../features/auth/signin-page';
@@ -30,7 +30,36 @@ const preloadSignedIn = () => {
 };
 
 /** /activate's page and its host, fetched only when /activate is shown (the first load of /signin stays small). */
-const ActivationScreen = lazy(() => import('./public-activation'));
+const loadActivation = () => import('./public-activation');
+type ActivationModule = Awaited<ReturnType<typeof loadActivation>>;
+/** Once fetched, shown at once whenever /activate is shown again. */
+let activationModule: ActivationModule | undefined;
+
+/**
+ * /activate once its chunk is here: the loading state meanwhile (the prerendered screen stays on show),
+ * and when it cannot be fetched (the network dropped, a deploy replaced the chunk) the error screen
+ * with its Reload, as the router shows for a page that failed to load.
+ */
+function ActivationScreen({ host }: { host: ActivationHost }) {
+  const [loaded, setLoaded] = useState<ActivationModule | 'failed' | undefined>(activationModule);
+  useEffect(() => {
+    if (loaded) return;
+    let shown = true;
+    loadActivation().then(
+      (module) => {
+        activationModule = module;
+        if (shown) setLoaded(module);
+      },
+      () => shown && setLoaded('failed'),
+    );
+    return () => {
+      shown = false;
+    };
+  }, [loaded]);
+  if (loaded === 'failed') return <ErrorScreen />;
+  if (!loaded) return <FullPageSpinner />;
+  return <loaded.default host={host} />;
+}
 
 /** The address as the entry follows it: changed by its own navigation and by Back and Forward. */
 const addressListeners = new Set<() => void>();
@@ -103,7 +132,7 @@ export function PublicEntry({ show }: { show: (app: ReactElement) => void }) {
       completePasskeySignIn: signInWithProof,
       navigate,
       preloadSignIn: preloadSignedIn,
-      preloadActivation: () => void import('./public-activation').catch(() => undefined),
+      preloadActivation: () => void loadActivation().catch(() => undefined),
     }),
     [navigate],
   );
@@ -136,11 +165,6 @@ function EntryScreen({
         <SignInPage />
       </SignInHostContext>
     );
-  if (screen === 'activate')
-    return (
-      <Suspense fallback={<FullPageSpinner />}>
-        <ActivationScreen host={activationHost} />
-      </Suspense>
-    );
+  if (screen === 'activate') return <ActivationScreen host={activationHost} />;
   return <FullPageSpinner />;
 }
