@@ -12,10 +12,15 @@ import { COOKIE_STORAGE_EXPIRES_DAYS } from '../../../../shared/constants';
 import { MESSAGES } from '../../../../shared/messages';
 import type { WebEnv } from '../../config/env';
 import { sessionUserFromClaims, type SessionUser } from './session-user';
+import { hasStoredSession } from './stored-session';
 
 const absolute = (urlOrPath: string) => new URL(urlOrPath, window.location.origin).toString();
 
+/** The app client configured, whose cookies hold the session. */
+let clientId = '';
+
 export const configureAuth = (env: WebEnv): void => {
+  clientId = env.userPoolClientId;
   Amplify.configure({
     Auth: {
       Cognito: {
@@ -40,13 +45,19 @@ export const configureAuth = (env: WebEnv): void => {
   );
 };
 
-/** The current id token (refreshed by Amplify when about to expire), or undefined when signed out. */
+/**
+ * The current id token (refreshed by Amplify when about to expire), or undefined when signed out.
+ * A refresh Cognito refused has cleared the tokens (Amplify's TokenOrchestrator): signed out. A refresh
+ * that could not be made (offline, Cognito unavailable or throttling) keeps them, and so does the
+ * session (SPEC section 4): its failure is the caller's, the person stays signed in.
+ */
 export const getIdToken = async (): Promise<string | undefined> => {
   try {
     const session = await fetchAuthSession();
     return session.tokens?.idToken?.toString();
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (!hasStoredSession(clientId, document.cookie)) return undefined;
+    throw error;
   }
 };
 

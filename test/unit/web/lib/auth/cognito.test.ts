@@ -142,6 +142,27 @@ describe('lib/auth/cognito', () => {
     await expect(getSessionUser()).resolves.toBeNull();
   });
 
+  it("keeps the session when a refresh cannot be made (offline, Cognito unavailable): the failure is the caller's", async () => {
+    configureAuth({
+      userPoolId: 'us-west-2_abc',
+      userPoolClientId: 'client',
+      region: 'us-west-2',
+      apiBaseUrl: '',
+      cognitoEndpoint: undefined,
+    });
+    const cookie = 'CognitoIdentityServiceProvider.client.LastAuthUser=user-1';
+    document.cookie = `${cookie}; path=/`;
+    try {
+      const offline = Object.assign(new Error('A network error has occurred.'), { name: 'NetworkError' });
+      amplify.fetchAuthSession.mockRejectedValue(offline);
+      await expect(getIdToken()).rejects.toBe(offline);
+    } finally {
+      document.cookie = `${cookie}; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+    }
+    // A refresh Cognito refused cleared the cookies (Amplify): signed out.
+    await expect(getIdToken()).resolves.toBeUndefined();
+  });
+
   it('signs in with the proof: custom flow without SRP, then the proof as the answer', async () => {
     amplify.signIn.mockResolvedValue({
       isSignedIn: false,
