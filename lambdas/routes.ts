@@ -349,6 +349,8 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
         { actions: ['DeleteItem'], keys: ['session#*'] },
         // Issues the passkey proof.
         { actions: ['PutItem'], keys: ['proof#*'] },
+        // A verification without a live session spends a sign-in start of the address (SPEC-2 section 5).
+        LIMIT_COUNTERS,
       ],
       // Reads the credential, moves its signature counter forward.
       passkeys: [{ actions: ['GetItem', 'UpdateItem'] }],

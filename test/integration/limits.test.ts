@@ -3,8 +3,11 @@
  * codes per email, activation attempts and sign-in starts per source IP. Each test sends from loopback
  * addresses of its own (127.0.0.0/8), which the local gateway hands the Lambdas as the source IP.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { createTables } from '../../infra/local/tables';
+import { TABLES } from '../../shared/tables';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuditEvent } from '../../shared/audit';
 import {
@@ -14,6 +17,7 @@ import {
   TOO_MANY_ATTEMPTS,
   TOO_MANY_SIGNIN_STARTS,
 } from '../../shared/limits';
+import { API_MESSAGES } from '../../shared/messages';
 import { localDocuments } from '../fixtures/aws-env';
 import { startPeople, type People } from '../fixtures/health-people';
 import { loopbackClient, type LoopbackClient } from '../fixtures/loopback-client';
@@ -170,6 +174,26 @@ describe('wrong activation codes for one email', () => {
     expect(await verify(client, 'kept-counter@example.com', code)).toMatchObject(locked);
   });
 
+  it('do not count attempts that met a server error: the right code still works after more than 5', async () => {
+    const client = newClient();
+    const code = await invite('unlucky@example.com');
+    const documents = localDocuments();
+    const name = world.stack.tables.invitations;
+    const kept = await world.scan('invitations');
+    try {
+      // The invitations cannot be read: every attempt is a server error, the right code's too.
+      await documents.send(new DeleteTableCommand({ TableName: name }));
+      for (let i = 0; i <= ACTIVATION_EMAIL_FAILURES.limit; i += 1)
+        expect((await verify(client, 'unlucky@example.com', code)).status).toBe(500);
+    } finally {
+      await createTables(documents, name.slice(0, -`-${TABLES.invitations.id}`.length));
+      for (const item of kept) await documents.send(new PutCommand({ TableName: name, Item: item }));
+      documents.destroy();
+    }
+    expect((await verify(client, 'unlucky@example.com', code)).body.valid).toBe(true);
+    expect(await eventsFor('limit.locked', { email: 'unlucky@example.com' })).toHaveLength(0);
+  });
+
   it('count only failures: right codes between wrong ones do not lock the email', async () => {
     const client = newClient();
     const code = await invite('forgetful@example.com');
@@ -233,5 +257,34 @@ describe('sign-in starts from one address', () => {
     // After the window the address may start again.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + SIGNIN_IP_STARTS.windowMs + 1_000 });
     expect((await client.post('/v1/auth/initiate-signin', {})).status).toBe(200);
+  });
+
+  it('are spent by verifications without a live session too: past the limit a 429, and no more signin.failed events', async () => {
+    const client = newClient();
+    for (let i = 0; i < SIGNIN_IP_STARTS.limit - 1; i += 1)
+      expect((await client.post('/v1/auth/initiate-signin', {})).status).toBe(200);
+    // A made-up session id with an assertion of the right shape, as a script flooding the route sends.
+    const madeUp = () =>
+      client.post('/v1/auth/verify-webauthn', {
+        sessionId: `made-up-${randomUUID()}`,
+        authenticationResponse: {
+          id: 'AAAA',
+          rawId: 'AAAA',
+          response: { authenticatorData: 'AAAA', clientDataJSON: 'AAAA', signature: 'AAAA' },
+          clientExtensionResults: {},
+          type: 'public-key',
+        },
+      });
+    const failures = async () =>
+      (await auditEvents()).filter((event) => event.type === 'signin.failed' && event.ip === client.address);
+
+    expect(await madeUp()).toMatchObject({ status: 401, body: { message: API_MESSAGES.sessionExpired } });
+    expect(await failures()).toHaveLength(1);
+    const refused = { status: 429, body: { message: TOO_MANY_SIGNIN_STARTS } };
+    expect(await madeUp()).toMatchObject(refused);
+    expect(await madeUp()).toMatchObject(refused);
+    expect(await failures()).toHaveLength(1);
+    // The address's budget is spent for sign-in starts as well.
+    expect(await client.post('/v1/auth/initiate-signin', {})).toMatchObject(refused);
   });
 });

@@ -70,22 +70,38 @@ const recoveryRegistration = async (email: string, code: string): Promise<Regist
   };
 };
 
+/** The registration the code opens, an invitation's or else a recovery's; or why the invitation refused it. */
+const registrationFor = async (
+  email: string,
+  code: string,
+): Promise<
+  { registration: Registration; refusal?: undefined } | { registration?: undefined; refusal: Refusal }
+> => {
+  const byInvitation = await invitationRegistration(email, code);
+  if (typeof byInvitation !== 'string') return { registration: byInvitation };
+  const byRecovery = await recoveryRegistration(email, code);
+  return byRecovery ? { registration: byRecovery } : { refusal: byInvitation };
+};
+
 export const handler = httpHandler(
   { auth: 'public', body: verifyActivationRequestSchema },
   async ({ body, event }) => {
     const origin = originOf(event);
     // SPEC-2 section 5: 429 before the code is even looked at, when the email or the address is over.
     const attempt = await startActivationAttempt(origin, body.email, { addressCountsOnlyFailures: false });
-    const code = body.activationCode ?? '';
-    const byInvitation = await invitationRegistration(body.email, code);
-    const registration =
-      typeof byInvitation === 'string' ? await recoveryRegistration(body.email, code) : byInvitation;
+    const { registration, refusal } = await registrationFor(body.email, body.activationCode ?? '').catch(
+      async (error: unknown) => {
+        // A server error is not a wrong code: the attempt does not count against the email.
+        await attempt.succeeded();
+        throw error;
+      },
+    );
     if (!registration) {
       // Every failed attempt leaves a trace (issue 11): the email and the reason, never the code.
       await recordAudit(origin, {
         type: 'activation.failed',
         outcome: 'failure',
-        details: { email: body.email, reason: byInvitation as Refusal },
+        details: { email: body.email, reason: refusal },
       });
       await attempt.failed();
       return ok(INVALID);

@@ -11,6 +11,7 @@ import { originOf, recordAudit, type RequestOrigin } from '../../common/audit';
 import { webauthnConfig } from '../../common/env';
 import { Unauthorized, UnknownCredential } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
+import { limitSigninStart } from '../../common/limits';
 import { consumeSigninSession } from '../../common/repositories/auth-challenges';
 import { getAccountGate, untilTokensValid } from '../../common/repositories/accounts';
 import {
@@ -55,7 +56,12 @@ export const handler = httpHandler(
   async ({ body, event }) => {
     const origin = originOf(event);
     const session = await consumeSigninSession(body.sessionId);
-    if (!session) throw await failed(origin, 'session-expired');
+    if (!session) {
+      // No live session: the attempt spends one of the address's sign-in starts before its failure is
+      // recorded, so made-up session ids cannot write events faster than sign-ins may start (ADR 049).
+      await limitSigninStart(origin);
+      throw await failed(origin, 'session-expired');
+    }
 
     const assertion = body.authenticationResponse;
     const passkey: PasskeyRecord | undefined = await getPasskey(assertion.id);

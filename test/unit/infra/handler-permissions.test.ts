@@ -741,6 +741,11 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       },
       expectResult: signsIn,
     },
+    {
+      name: 'a session id that names no live session spends a sign-in start of the address, and is recorded',
+      event: { body: { sessionId: 'made-up', authenticationResponse } },
+      expectResult: status(401),
+    },
   ],
   GetMe: [
     {

@@ -502,6 +502,7 @@ describe('least-privilege IAM', () => {
       VerifyWebauthn: [
         'dynamodb:DeleteItem authChallenges session#*',
         'dynamodb:PutItem authChallenges proof#*',
+        'dynamodb:UpdateItem authChallenges limit#*',
       ],
       // An invitation's registration challenge, or first the recovery code that opens one.
       VerifyActivation: [
