@@ -463,8 +463,9 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     // One transaction puts the measurement and its reference (both conditional: never overwrites)
     // and updates the client's coaching summary, only while the caller's account is active (an erase
     // begun since the session check cancels it).
+    // Sent again with its Idempotency-Key, it reads the record the first one stored (decision 061).
     tables: {
-      healthRecords: [{ actions: ['PutItem'] }],
+      healthRecords: [{ actions: ['PutItem', 'GetItem'] }],
       coaching: [{ actions: ['UpdateItem'], keys: ['client#*'] }],
       accounts: [{ actions: ['ConditionCheckItem'] }],
     },
@@ -502,8 +503,9 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     auth: 'user',
     entry: 'lambdas/api/logs/create-log.ts',
     // As CreateMeasurement's.
+    // Sent again with its Idempotency-Key, it reads the record the first one stored (decision 061).
     tables: {
-      healthRecords: [{ actions: ['PutItem'] }],
+      healthRecords: [{ actions: ['PutItem', 'GetItem'] }],
       coaching: [{ actions: ['UpdateItem'], keys: ['client#*'] }],
       accounts: [{ actions: ['ConditionCheckItem'] }],
     },

@@ -56,6 +56,12 @@ export const DEFAULT_REGION = 'us-west-2';
 /** The relying-party name passkey managers show next to the passkey. */
 export const WEBAUTHN_RP_NAME = 'Metabolic Health Coaching';
 
+/**
+ * The request header that makes a create safe to send again (docs/decisions/061-idempotent-creates.md):
+ * a UUID the SPA makes once per create and sends with each try.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
 /** Server-side limits (SPEC leaves them open; see docs/decisions/002-server-limits.md). */
 export const MAX_REQUEST_BODY_BYTES = 32 * 1024;
 export const REGISTRATION_CHALLENGE_TTL_SECONDS = 300;

@@ -84,6 +84,9 @@ export const API_MESSAGES = {
   invalidJson: 'Request body must be valid JSON',
   unsupportedMediaType: 'Content-Type must be application/json',
   payloadTooLarge: 'Request body must be at most 32 KB',
+  /** Not worded by the SPEC (docs/decisions/061-idempotent-creates.md). */
+  invalidIdempotencyKey: 'Idempotency-Key must be a UUID',
+  idempotencyKeyReused: 'This Idempotency-Key was used for another kind of entry',
   invalidRequest: 'Invalid request',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',

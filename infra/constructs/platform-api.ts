@@ -20,6 +20,7 @@ import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../../lambdas/routes';
+import { IDEMPOTENCY_KEY_HEADER } from '../../shared/constants';
 import { AUTHORIZER_CACHE_MINUTES } from '../../shared/session-policy';
 import { DEFAULT_THROTTLE, PUBLIC_ROUTE_THROTTLES, type Throttle } from './capacity';
 import {
@@ -73,7 +74,8 @@ export interface ConnectOptions {
 
 /** The public routes' prefix: the passkey ceremonies, before the caller has a token. */
 const AUTH_PATH = '/v1/auth/';
-const PREFLIGHT_HEADERS = ['Content-Type', 'Authorization'];
+/** What the SPA sends beyond the CORS-safelisted headers (Idempotency-Key: decision 061). */
+const PREFLIGHT_HEADERS = ['Content-Type', 'Authorization', IDEMPOTENCY_KEY_HEADER];
 const RATE_LIMITED_MESSAGE = 'Too many requests. Please wait a few minutes and try again.';
 
 const pathParameters = (path: string): string[] =>

@@ -7,20 +7,58 @@ import type { HealthLog, Measurement, NewLog, NewMeasurement } from '../../share
 import { logTime } from '../../shared/health-schemas';
 import { targetStatus } from '../../shared/health';
 import { entrySummaryItem, windowDayOf } from './repositories/coaching';
-import { listRecords, putRecord, type RecordPage, type RecordQuery } from './repositories/health-records';
+import {
+  getRecord,
+  listRecords,
+  putRecord,
+  RecordExists,
+  type RecordCategory,
+  type RecordPage,
+  type RecordQuery,
+} from './repositories/health-records';
+import { API_MESSAGES } from '../../shared/messages';
+import { Conflict } from './errors';
 
 /** The ids of records are UUIDs; anything else cannot be one of the caller's. */
 export const isRecordId = (id: string | undefined): id is string =>
   typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
 
 /**
- * Stores the reading and, in the same transaction, the coaching summary: the last entry and, for a
- * reading outside its target (as the Metrics marks show it), the counter of its day.
+ * Stores what `put` stores under `id`; when the person already has a record of that id (the same
+ * create sent again with its idempotency key, after its answer was lost) answers that record instead,
+ * having written nothing. 409 if that id holds a record of the other category.
  */
-export const createMeasurement = async (userId: string, input: NewMeasurement): Promise<Measurement> => {
+const storeOnce = async <T>(
+  userId: string,
+  category: RecordCategory,
+  id: string,
+  record: T,
+  put: () => Promise<void>,
+): Promise<T> => {
+  try {
+    await put();
+    return record;
+  } catch (error) {
+    if (!(error instanceof RecordExists)) throw error;
+    const stored = await getRecord(userId, category, id);
+    if (!stored) throw new Conflict(API_MESSAGES.idempotencyKeyReused);
+    return stored as T;
+  }
+};
+
+/**
+ * Stores the reading and, in the same transaction, the coaching summary: the last entry and, for a
+ * reading outside its target (as the Metrics marks show it), the counter of its day. `id` is the
+ * create's idempotency key when it came with one.
+ */
+export const createMeasurement = async (
+  userId: string,
+  input: NewMeasurement,
+  id: string = randomUUID(),
+): Promise<Measurement> => {
   const now = new Date();
   const measurement: Measurement = {
-    measurementId: randomUUID(),
+    measurementId: id,
     userId,
     ...input,
     createdAt: now.toISOString(),
@@ -28,28 +66,35 @@ export const createMeasurement = async (userId: string, input: NewMeasurement): 
   const status = targetStatus(input.type, input.value, input.context);
   const outOfTarget = status === 'above' || status === 'below';
   const day = outOfTarget ? windowDayOf(input.takenAt, now) : undefined;
-  await putRecord(
-    'M',
-    {
-      userId,
-      id: measurement.measurementId,
-      subtype: input.type,
-      at: input.takenAt,
-      item: measurement,
-      ...(day !== undefined && { outOfTargetDay: day }),
-    },
-    [entrySummaryItem(userId, now, outOfTarget ? { day } : undefined)],
+  return storeOnce(userId, 'M', id, measurement, () =>
+    putRecord(
+      'M',
+      {
+        userId,
+        id,
+        subtype: input.type,
+        at: input.takenAt,
+        item: measurement,
+        ...(day !== undefined && { outOfTargetDay: day }),
+      },
+      [entrySummaryItem(userId, now, outOfTarget ? { day } : undefined)],
+    ),
   );
-  return measurement;
 };
 
-export const createLog = async (userId: string, input: NewLog): Promise<HealthLog> => {
+/** Stores the log and the coaching summary's last entry; `id` as for a measurement. */
+export const createLog = async (
+  userId: string,
+  input: NewLog,
+  id: string = randomUUID(),
+): Promise<HealthLog> => {
   const now = new Date();
-  const log = { logId: randomUUID(), userId, ...input, createdAt: now.toISOString() } as HealthLog;
-  await putRecord('L', { userId, id: log.logId, subtype: input.kind, at: logTime(input), item: log }, [
-    entrySummaryItem(userId, now),
-  ]);
-  return log;
+  const log = { logId: id, userId, ...input, createdAt: now.toISOString() };
+  return storeOnce(userId, 'L', id, log, () =>
+    putRecord('L', { userId, id, subtype: input.kind, at: logTime(input), item: log }, [
+      entrySummaryItem(userId, now),
+    ]),
+  );
 };
 
 export const listMeasurements = (userId: string, query: RecordQuery): Promise<RecordPage> =>

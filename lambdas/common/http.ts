@@ -4,7 +4,7 @@
  * and typed errors mapped to `{message}` answers. Nothing else ever reaches the caller: no stack traces.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { MAX_REQUEST_BODY_BYTES, type RoleGroup } from '../../shared/constants';
+import { IDEMPOTENCY_KEY_HEADER, MAX_REQUEST_BODY_BYTES, type RoleGroup } from '../../shared/constants';
 import { API_MESSAGES } from '../../shared/messages';
 import { roleGroupsFromClaim } from '../../shared/roles';
 import type { WireSchema } from '../../shared/schemas';
@@ -74,6 +74,20 @@ const header = (event: APIGatewayProxyEvent, name: string): string | undefined =
   const wanted = name.toLowerCase();
   const entry = Object.entries(event.headers ?? {}).find(([key]) => key.toLowerCase() === wanted);
   return entry?.[1] ?? undefined;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The create's idempotency key, when the client sent one: a UUID, lowercase, which becomes the new
+ * record's id, so the same create sent again finds the record the first one stored. 400 otherwise.
+ */
+export const idempotencyKeyOf = (event: APIGatewayProxyEvent): string | undefined => {
+  const key = header(event, IDEMPOTENCY_KEY_HEADER);
+  if (key === undefined) return undefined;
+  const normalised = key.trim().toLowerCase();
+  if (!UUID.test(normalised)) throw new BadRequest(API_MESSAGES.invalidIdempotencyKey);
+  return normalised;
 };
 
 const rawBody = (event: APIGatewayProxyEvent): string => {

@@ -3,6 +3,7 @@
  * filter, page and delete every measurement type and log kind; the unit conversions; every bad input
  * answered with its message and nothing written; and person B unable to reach person A's entries.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatValue, MEASUREMENT_TYPES, LOG_KINDS, type MeasurementType } from '../../shared/health';
 import type { HealthLog, Measurement } from '../../shared/health-schemas';
@@ -488,5 +489,67 @@ describe('person B and person A', () => {
     expect(await people.healthItems()).toEqual(before);
     const stillThere = await as('a').get<Page<Measurement>>('/v1/measurements?type=hba1c&limit=200');
     expect(stillThere.body.items.map((m) => m.measurementId)).toContain(mine.body.measurementId);
+  });
+});
+
+describe('a create sent again with its Idempotency-Key (its answer lost)', () => {
+  const postWithKey = <T = Record<string, unknown>>(
+    who: 'a' | 'b',
+    path: string,
+    json: unknown,
+    key: string,
+  ) =>
+    people.http.request<T>('POST', path, {
+      token: people[who].idToken,
+      json,
+      headers: { 'Idempotency-Key': key },
+    });
+  /** The stored items naming this id: a record and its reference per person. */
+  const storedWithId = async (id: string) => (await people.healthItems()).filter((line) => line.includes(id));
+
+  it('answers the reading the first one stored, and stores it once', async () => {
+    const key = randomUUID();
+    const reading = { type: 'glucose', ...SAMPLE.glucose, value: 205, takenAt: minutesAgo(4) };
+    const first = await postWithKey<Measurement>('a', '/v1/measurements', reading, key);
+    const again = await postWithKey<Measurement>('a', '/v1/measurements', reading, key.toUpperCase());
+    expect(first.status).toBe(201);
+    expect(again).toEqual({ status: 201, body: first.body, text: expect.any(String) as string });
+    expect(first.body.measurementId).toBe(key);
+    // The reading and its reference, once; the list shows it once.
+    expect(await storedWithId(key)).toHaveLength(2);
+    const list = await as('a').get<Page<Measurement>>('/v1/measurements?type=glucose');
+    expect(list.body.items.filter((item) => item.measurementId === key)).toHaveLength(1);
+  });
+
+  it('keeps each person to their own: the same key from B stores B a reading of their own', async () => {
+    const key = randomUUID();
+    const reading = { type: 'weight', ...SAMPLE.weight, takenAt: minutesAgo(6) };
+    const fromA = await postWithKey<Measurement>('a', '/v1/measurements', reading, key);
+    const fromB = await postWithKey<Measurement>('b', '/v1/measurements', { ...reading, value: 60 }, key);
+    expect([fromA.status, fromB.status]).toEqual([201, 201]);
+    expect(fromB.body.userId).not.toBe(fromA.body.userId);
+    expect(fromB.body.value).toBe(60);
+    expect(await storedWithId(key)).toHaveLength(4);
+  });
+
+  it('does the same for a log, refuses a key a reading holds (409) and a key that is no UUID (400)', async () => {
+    const key = randomUUID();
+    const first = await postWithKey<HealthLog>('a', '/v1/logs', LOG_SAMPLE.meal, key);
+    const again = await postWithKey<HealthLog>('a', '/v1/logs', LOG_SAMPLE.meal, key);
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body).toEqual(first.body);
+    expect(await storedWithId(key)).toHaveLength(2);
+
+    const reading = { type: 'weight', ...SAMPLE.weight, takenAt: minutesAgo(3) };
+    expect(await postWithKey('a', '/v1/measurements', reading, key)).toMatchObject({
+      status: 409,
+      body: { message: API_MESSAGES.idempotencyKeyReused },
+    });
+    const before = await people.healthItems();
+    expect(await postWithKey('a', '/v1/measurements', reading, 'not-a-uuid')).toMatchObject({
+      status: 400,
+      body: { message: API_MESSAGES.invalidIdempotencyKey },
+    });
+    expect(await people.healthItems()).toEqual(before);
   });
 });

@@ -1,8 +1,12 @@
-/** POST /v1/logs: logs one of the caller's meals, activities or nights of sleep. */
+/**
+ * POST /v1/logs: logs one of the caller's meals, activities or nights of sleep. Sent again with the same
+ * `Idempotency-Key`, it answers the log the first one stored (ADR 061).
+ */
 import { createLogRequestSchema } from '../../../shared/health-schemas';
 import { createLog } from '../../common/health-records';
-import { created, httpHandler } from '../../common/http';
+import { created, httpHandler, idempotencyKeyOf } from '../../common/http';
 
-export const handler = httpHandler({ auth: 'user', body: createLogRequestSchema }, async ({ body, caller }) =>
-  created(await createLog(caller.sub, body)),
+export const handler = httpHandler(
+  { auth: 'user', body: createLogRequestSchema },
+  async ({ body, caller, event }) => created(await createLog(caller.sub, body, idempotencyKeyOf(event))),
 );

@@ -1,12 +1,14 @@
 /**
  * POST /v1/measurements: logs one of the caller's readings. The shared schema checks the type, unit,
- * bounds and time, and converts the value to the stored unit; the owner is the verified caller.
+ * bounds and time, and converts the value to the stored unit; the owner is the verified caller. Sent
+ * again with the same `Idempotency-Key`, it answers the reading the first one stored (ADR 061).
  */
 import { createMeasurementRequestSchema } from '../../../shared/health-schemas';
 import { createMeasurement } from '../../common/health-records';
-import { created, httpHandler } from '../../common/http';
+import { created, httpHandler, idempotencyKeyOf } from '../../common/http';
 
 export const handler = httpHandler(
   { auth: 'user', body: createMeasurementRequestSchema },
-  async ({ body, caller }) => created(await createMeasurement(caller.sub, body)),
+  async ({ body, caller, event }) =>
+    created(await createMeasurement(caller.sub, body, idempotencyKeyOf(event))),
 );

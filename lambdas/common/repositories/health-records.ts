@@ -71,10 +71,16 @@ export const recordItems = (
   ];
 };
 
+/** A record of this id is already stored for this person: the create was sent before (an idempotency key). */
+export class RecordExists extends Error {
+  override readonly name = 'RecordExists';
+}
+
 /**
  * Stores a record and its reference together, and whatever else must change with them: all or
  * nothing, and only while the owner's account is active (else 401: an erase has begun since the
- * session check, and nothing may be left behind it).
+ * session check, and nothing may be left behind it). `RecordExists` when the person already has a
+ * record of this id (nothing is written then, the summary included).
  */
 export const putRecord = async (
   category: RecordCategory,
@@ -91,13 +97,35 @@ export const putRecord = async (
   try {
     await transactWrite({ TransactItems: items });
   } catch (error) {
-    if (
+    const failed = (index: number) =>
       error instanceof TransactionCanceledException &&
-      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
-    )
-      throw new Unauthorized(API_MESSAGES.unauthorized);
+      error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
+    if (failed(0)) throw new Unauthorized(API_MESSAGES.unauthorized);
+    // The record or its reference is there already.
+    if (failed(1) || failed(2)) throw new RecordExists();
     throw error;
   }
+};
+
+/** One of the person's records by id, as stored (through its reference, read consistently); else undefined. */
+export const getRecord = async (
+  userId: string,
+  category: RecordCategory,
+  id: string,
+): Promise<Record<string, unknown> | undefined> => {
+  const reference = await ddb.send(
+    new GetCommand({ TableName: table(), Key: { pk: referenceKey(userId), sk: id }, ConsistentRead: true }),
+  );
+  const item = reference.Item as { category?: string; targetPk?: string; targetSk?: string } | undefined;
+  if (!item || item.category !== category || !item.targetPk || !item.targetSk) return undefined;
+  const stored = await ddb.send(
+    new GetCommand({
+      TableName: table(),
+      Key: { pk: item.targetPk, sk: item.targetSk },
+      ConsistentRead: true,
+    }),
+  );
+  return stored.Item && withoutKeys(stored.Item);
 };
 
 const withoutKeys = (item: Record<string, unknown>): Record<string, unknown> => {

@@ -484,6 +484,25 @@ const cancelled = () =>
     $metadata: {},
     CancellationReasons: [{ Code: 'ConditionalCheckFailed' }],
   });
+/** A health record's transaction cancelled because the record is there already (an idempotent create sent again). */
+const recordExists = () =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }, { Code: 'None' }],
+  });
+/** The stored record of an idempotent create sent again: its reference, then the record. */
+const storedRecord =
+  (category: 'M' | 'L', item: Item) =>
+  (call: DynamoCall): unknown => {
+    // The create's transaction (its first item is the account check, which is what a responder sees).
+    if (on('ConditionCheckItem', 'accounts', call)) throw recordExists();
+    if (on('GetItem', 'healthRecords', call))
+      return call.keys[0]?.endsWith('#R')
+        ? { Item: { category, targetPk: 'record-pk', targetSk: 'record-sk' } }
+        : { Item: item };
+    return undefined;
+  };
 
 const AUDIT_EVENT_ID = '2b3c4d5e-6f70-4182-93a4-b5c6d7e8f901';
 const auditEvent: Item = {
@@ -859,6 +878,16 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       event: { claims: claims('users'), body: { type: 'weight', value: 80, takenAt: TAKEN_AT } },
       expectResult: status(201),
     },
+    {
+      name: 'sent again with its Idempotency-Key, it answers the reading the first one stored',
+      event: {
+        claims: claims('users'),
+        body: { type: 'weight', value: 80, takenAt: TAKEN_AT },
+        headers: { 'Idempotency-Key': RECORD_ID },
+      },
+      ddb: (call) => storedRecord('M', measurement)(call),
+      expectResult: status(201),
+    },
   ],
   ListMeasurements: [
     {
@@ -898,6 +927,16 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
     {
       name: 'the caller logs a meal, stored with its reference in one transaction',
       event: { claims: claims('users'), body: { kind: 'meal', description: 'Oats', eatenAt: TAKEN_AT } },
+      expectResult: status(201),
+    },
+    {
+      name: 'sent again with its Idempotency-Key, it answers the log the first one stored',
+      event: {
+        claims: claims('users'),
+        body: { kind: 'meal', description: 'Oats', eatenAt: TAKEN_AT },
+        headers: { 'Idempotency-Key': RECORD_ID },
+      },
+      ddb: (call) => storedRecord('L', meal)(call),
       expectResult: status(201),
     },
   ],

@@ -158,6 +158,8 @@ describe('health functions', () => {
       SESSION_CHECK,
       'dynamodb:ConditionCheckItem accounts',
       'dynamodb:PutItem healthRecords',
+      // Sent again with its Idempotency-Key: the record the first one stored (decision 061).
+      'dynamodb:GetItem healthRecords',
       ...lines(KEY_WRITE, 'healthRecords key'),
       'dynamodb:UpdateItem coaching client#*',
       ...lines(KEY_WRITE, 'coaching key'),
@@ -181,6 +183,8 @@ describe('health functions', () => {
       SESSION_CHECK,
       'dynamodb:ConditionCheckItem accounts',
       'dynamodb:PutItem healthRecords',
+      // Sent again with its Idempotency-Key: the record the first one stored (decision 061).
+      'dynamodb:GetItem healthRecords',
       ...lines(KEY_WRITE, 'healthRecords key'),
       'dynamodb:UpdateItem coaching client#*',
       ...lines(KEY_WRITE, 'coaching key'),

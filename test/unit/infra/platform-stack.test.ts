@@ -892,6 +892,19 @@ describe('REST API', () => {
     }
   });
 
+  it("allows in each preflight the headers the SPA sends: the token, JSON, and a create's Idempotency-Key", () => {
+    for (const path of new Set(ROUTES.map((route) => route.path))) {
+      const preflight = findMethod(prod.template, 'OPTIONS', path)!;
+      const [response] = (
+        preflight.Properties.Integration as { IntegrationResponses: Record<string, Json>[] }
+      ).IntegrationResponses;
+      const headers = (response!.ResponseParameters as Record<string, Json>)[
+        'method.response.header.Access-Control-Allow-Headers'
+      ];
+      expect(headers, path).toBe("'Content-Type,Authorization,Idempotency-Key'");
+    }
+  });
+
   it("adds the app origin to API Gateway's own error responses and to each handler's environment", () => {
     const responses = Object.values(resourcesOf(prod.template, 'AWS::ApiGateway::GatewayResponse'));
     expect(responses.map((response) => response.Properties.ResponseType).sort()).toEqual([

@@ -2,6 +2,7 @@
  * The one way the SPA calls the product API (SPEC sections 7 and 8): JSON both ways, the id
  * token as a bearer, error text from the answer, and every answer checked against a shared schema.
  */
+import { IDEMPOTENCY_KEY_HEADER } from '../../../shared/constants';
 import { API_MESSAGES, apiErrorFallback, GATEWAY_MESSAGES, MESSAGES } from '../../../shared/messages';
 import type { WireSchema } from '../../../shared/schemas';
 import { getWebConfig } from '../config/web-config';
@@ -28,6 +29,8 @@ interface RequestOptions<Output> {
   auth?: boolean;
   /** Whether a refused session signs the person out (default true); sign-out itself must not. */
   reportEndedSession?: boolean;
+  /** Sent as `Idempotency-Key`: the same create sent again stores nothing new (idempotencyKeyFor). */
+  idempotencyKey?: string;
   signal?: AbortSignal;
 }
 
@@ -77,9 +80,11 @@ export async function apiRequest<Output>(
     auth = true,
     reportEndedSession = true,
     signal,
+    idempotencyKey,
   }: RequestOptions<Output> = {},
 ): Promise<Output | undefined> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  if (idempotencyKey !== undefined) headers[IDEMPOTENCY_KEY_HEADER] = idempotencyKey;
   if (auth) {
     const token = await (await loadAuth()).getIdToken();
     if (!token) {

@@ -180,6 +180,32 @@ describe('Log Measurement dialog', () => {
     expect(Math.abs(Date.parse(body.takenAt as string) - Date.now())).toBeLessThan(120_000);
   });
 
+  it('sends the retry of a save whose answer was lost with the same Idempotency-Key, and the next save a new one', async () => {
+    const { app, api } = await openHealth('metric');
+    const store = measurementStore([]);
+    let tries = 0;
+    // The first try is stored but its answer lost (the gateway answers 503): SPEC section 9 retries once.
+    api.set('POST /v1/measurements', (call) => {
+      tries += 1;
+      const answer = store.create(call);
+      return tries === 1 ? failure(503, 'Service Unavailable') : answer;
+    });
+    const save = async (value: string) => {
+      const dialog = await openDialog(app, 'Log Measurement');
+      await app.user.selectOptions(dialog.getByLabelText('Measurement'), 'Weight');
+      await app.user.type(dialog.getByLabelText('Weight (kg)'), value);
+      await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    };
+    await save('80');
+    await save('81');
+    const keys = api.callsTo('POST', '/v1/measurements').map((call) => call.headers['idempotency-key']);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
   it('offers kg and cm in metric', async () => {
     const { app } = await openHealth('metric');
     const dialog = await openDialog(app, 'Log Measurement');

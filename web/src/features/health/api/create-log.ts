@@ -6,12 +6,19 @@ import {
   type NewLog,
 } from '../../../../../shared/health-schemas';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { idempotencyKeyFor } from '../../../lib/idempotency';
 import { logsQueryKey } from './get-logs';
 
 /** A meal, an activity or a sleep, checked with the schema the Lambda parses with. */
 export const createLog = (input: NewLog): Promise<HealthLog> => {
   validateRequest(createLogRequestSchema, input);
-  return apiRequest('/v1/logs', { method: 'POST', body: input, schema: logSchema });
+  return apiRequest('/v1/logs', {
+    method: 'POST',
+    body: input,
+    schema: logSchema,
+    // As for a measurement: the retry does not store the log twice.
+    idempotencyKey: idempotencyKeyFor(input),
+  });
 };
 
 export const useCreateLog = () => {

@@ -6,6 +6,7 @@ import {
   type Measurement,
 } from '../../../../../shared/health-schemas';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { idempotencyKeyFor } from '../../../lib/idempotency';
 import { measurementsQueryKey } from './get-measurements';
 
 /** What the person typed; the server converts to the stored unit. */
@@ -24,7 +25,13 @@ export interface CreateMeasurementInput {
  */
 export const createMeasurement = (input: CreateMeasurementInput): Promise<Measurement> => {
   validateRequest(createMeasurementRequestSchema, input);
-  return apiRequest('/v1/measurements', { method: 'POST', body: input, schema: measurementSchema });
+  return apiRequest('/v1/measurements', {
+    method: 'POST',
+    body: input,
+    schema: measurementSchema,
+    // The retry of SPEC section 9 sends the same key: a lost answer does not store the reading twice.
+    idempotencyKey: idempotencyKeyFor(input),
+  });
 };
 
 export const useCreateMeasurement = () => {
