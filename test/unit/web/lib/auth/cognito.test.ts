@@ -143,13 +143,7 @@ describe('lib/auth/cognito', () => {
   });
 
   it("keeps the session when a refresh cannot be made (offline, Cognito unavailable): the failure is the caller's", async () => {
-    configureAuth({
-      userPoolId: 'us-west-2_abc',
-      userPoolClientId: 'client',
-      region: 'us-west-2',
-      apiBaseUrl: '',
-      cognitoEndpoint: undefined,
-    });
+    configure();
     const cookie = 'CognitoIdentityServiceProvider.client.LastAuthUser=user-1';
     document.cookie = `${cookie}; path=/`;
     try {
