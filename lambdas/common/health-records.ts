@@ -17,7 +17,8 @@ import {
   type RecordQuery,
 } from './repositories/health-records';
 import { API_MESSAGES } from '../../shared/messages';
-import { Conflict } from './errors';
+import { Conflict, NotFound } from './errors';
+import { HEALTH_MESSAGES } from '../../shared/health-messages';
 
 /** The ids of records are UUIDs; anything else cannot be one of the caller's. */
 export const isRecordId = (id: string | undefined): id is string =>
@@ -26,7 +27,8 @@ export const isRecordId = (id: string | undefined): id is string =>
 /**
  * Stores what `put` stores under `id`; when the person already has a record of that id (the same
  * create sent again with its idempotency key, after its answer was lost) answers that record instead,
- * having written nothing. 409 if that id holds a record of the other category.
+ * having written nothing. 409 if that id holds a record of the other category; 404 (`gone`) if the
+ * record was deleted between the two reads.
  */
 const storeOnce = async <T>(
   userId: string,
@@ -34,6 +36,7 @@ const storeOnce = async <T>(
   id: string,
   record: T,
   put: () => Promise<void>,
+  gone: string,
 ): Promise<T> => {
   try {
     await put();
@@ -41,8 +44,9 @@ const storeOnce = async <T>(
   } catch (error) {
     if (!(error instanceof RecordExists)) throw error;
     const stored = await getRecord(userId, category, id);
-    if (!stored) throw new Conflict(API_MESSAGES.idempotencyKeyReused);
-    return stored as T;
+    if (stored && stored.category !== category) throw new Conflict(API_MESSAGES.idempotencyKeyReused);
+    if (!stored?.item) throw new NotFound(gone);
+    return stored.item as T;
   }
 };
 
@@ -66,19 +70,25 @@ export const createMeasurement = async (
   const status = targetStatus(input.type, input.value, input.context);
   const outOfTarget = status === 'above' || status === 'below';
   const day = outOfTarget ? windowDayOf(input.takenAt, now) : undefined;
-  return storeOnce(userId, 'M', id, measurement, () =>
-    putRecord(
-      'M',
-      {
-        userId,
-        id,
-        subtype: input.type,
-        at: input.takenAt,
-        item: measurement,
-        ...(day !== undefined && { outOfTargetDay: day }),
-      },
-      [entrySummaryItem(userId, now, outOfTarget ? { day } : undefined)],
-    ),
+  return storeOnce(
+    userId,
+    'M',
+    id,
+    measurement,
+    () =>
+      putRecord(
+        'M',
+        {
+          userId,
+          id,
+          subtype: input.type,
+          at: input.takenAt,
+          item: measurement,
+          ...(day !== undefined && { outOfTargetDay: day }),
+        },
+        [entrySummaryItem(userId, now, outOfTarget ? { day } : undefined)],
+      ),
+    HEALTH_MESSAGES.measurementNotFound,
   );
 };
 
@@ -90,10 +100,16 @@ export const createLog = async (
 ): Promise<HealthLog> => {
   const now = new Date();
   const log = { logId: id, userId, ...input, createdAt: now.toISOString() };
-  return storeOnce(userId, 'L', id, log, () =>
-    putRecord('L', { userId, id, subtype: input.kind, at: logTime(input), item: log }, [
-      entrySummaryItem(userId, now),
-    ]),
+  return storeOnce(
+    userId,
+    'L',
+    id,
+    log,
+    () =>
+      putRecord('L', { userId, id, subtype: input.kind, at: logTime(input), item: log }, [
+        entrySummaryItem(userId, now),
+      ]),
+    HEALTH_MESSAGES.logNotFound,
   );
 };
 

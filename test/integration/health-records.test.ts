@@ -541,11 +541,12 @@ describe('a create sent again with its Idempotency-Key (its answer lost)', () =>
     expect(await storedWithId(key)).toHaveLength(2);
 
     const reading = { type: 'weight', ...SAMPLE.weight, takenAt: minutesAgo(3) };
+    const before = await people.healthItems();
     expect(await postWithKey('a', '/v1/measurements', reading, key)).toMatchObject({
       status: 409,
       body: { message: API_MESSAGES.idempotencyKeyReused },
     });
-    const before = await people.healthItems();
+    expect(await people.healthItems()).toEqual(before);
     expect(await postWithKey('a', '/v1/measurements', reading, 'not-a-uuid')).toMatchObject({
       status: 400,
       body: { message: API_MESSAGES.invalidIdempotencyKey },

@@ -107,17 +107,21 @@ export const putRecord = async (
   }
 };
 
-/** One of the person's records by id, as stored (through its reference, read consistently); else undefined. */
+/**
+ * One of the person's records by id (through its reference, read consistently): its category, and the
+ * record as stored when it is of `category`. Undefined when the person has no record of that id.
+ */
 export const getRecord = async (
   userId: string,
   category: RecordCategory,
   id: string,
-): Promise<Record<string, unknown> | undefined> => {
+): Promise<{ category: string; item?: Record<string, unknown> } | undefined> => {
   const reference = await ddb.send(
     new GetCommand({ TableName: table(), Key: { pk: referenceKey(userId), sk: id }, ConsistentRead: true }),
   );
   const item = reference.Item as { category?: string; targetPk?: string; targetSk?: string } | undefined;
-  if (!item || item.category !== category || !item.targetPk || !item.targetSk) return undefined;
+  if (!item?.category || !item.targetPk || !item.targetSk) return undefined;
+  if (item.category !== category) return { category: item.category };
   const stored = await ddb.send(
     new GetCommand({
       TableName: table(),
@@ -125,7 +129,7 @@ export const getRecord = async (
       ConsistentRead: true,
     }),
   );
-  return stored.Item && withoutKeys(stored.Item);
+  return { category, ...(stored.Item && { item: withoutKeys(stored.Item) }) };
 };
 
 const withoutKeys = (item: Record<string, unknown>): Record<string, unknown> => {

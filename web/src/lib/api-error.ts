@@ -19,9 +19,10 @@ export class ApiError extends Error {
 
 /**
  * Worth one more try (SPEC section 8): throttling and server-side failures, and network errors
- * (fetch rejects with a TypeError). A 4xx answer will not change on a retry.
+ * (fetch rejects with a TypeError; Amplify's token refresh throws its own `NetworkError`, and keeps
+ * the tokens). A 4xx answer will not change on a retry.
  */
 export const isRetryableError = (error: unknown): boolean => {
   if (error instanceof ApiError) return RETRYABLE_STATUS_CODES.includes(error.status);
-  return error instanceof TypeError;
+  return error instanceof TypeError || (error instanceof Error && error.name === 'NetworkError');
 };

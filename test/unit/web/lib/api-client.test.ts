@@ -132,8 +132,10 @@ describe('isRetryableError', () => {
     expect(isRetryableError(new ApiError(status, 'x'))).toBe(false);
   });
 
-  it('retries network failures (fetch rejects with TypeError) only', () => {
+  it("retries network failures only: fetch's TypeError, and Amplify's NetworkError of a refresh that could not be made", () => {
     expect(isRetryableError(new TypeError('Failed to fetch'))).toBe(true);
+    const offline = Object.assign(new Error('A network error has occurred.'), { name: 'NetworkError' });
+    expect(isRetryableError(offline)).toBe(true);
     expect(isRetryableError(new Error('boom'))).toBe(false);
   });
 });

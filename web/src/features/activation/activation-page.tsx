@@ -4,7 +4,9 @@ import { formatActivationCode } from '../../../../shared/activation-code';
 import { AuthLayout } from '../../components/auth-layout';
 import { paths } from '../../config/paths';
 import type { PasskeyProof, SessionUser } from '../../lib/auth/session-user';
+import { isRetryableError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/errors';
+import { retryDelay } from '../../lib/retry-delay';
 import type { Verification } from './api/register-passkey';
 import { CodeStep } from './code-step';
 import { PasskeyStep } from './passkey-step';
@@ -19,6 +21,21 @@ const PASSKEY_STEP = 'passkey';
  */
 const loadVerify = () => import('./api/verify-activation');
 const preloadVerify = () => void loadVerify().catch(() => undefined);
+/**
+ * Step 1's call, tried once more after SPEC section 9's backoff when it failed in a way SPEC section 8
+ * calls retryable, as every mutation is (docs/decisions/023). Step 2 never is: a retry would prompt the
+ * person again.
+ */
+const verifyWithOneRetry = async (input: { email: string; activationCode: string }) => {
+  const { verifyActivation } = await loadVerify();
+  try {
+    return await verifyActivation(input);
+  } catch (error) {
+    if (!isRetryableError(error)) throw error;
+    await new Promise((wait) => setTimeout(wait, retryDelay(0)));
+    return verifyActivation(input);
+  }
+};
 /** Step 2's code (WebAuthn, the registration call), fetched once the person reaches step 2. */
 const loadActivation = () => import('./api/register-passkey');
 
@@ -71,9 +88,9 @@ const withParam = (search: string, name: string, value: string | null) => {
  * Two-step activation (SPEC sections 2 and 4). The step lives in the URL so the browser's Back
  * button returns to step 1; the verification answer lives only in memory, so a reload on step 2
  * asks the person to start over. It imports no router, no query client and no Amplify: its host
- * hands it those (ActivationHostContext). Pending and error states are plain React state; neither
- * call is retried (a retry of step 2 would prompt the person again), and a second press while one
- * runs does nothing.
+ * hands it those (ActivationHostContext). Pending and error states are plain React state; step 1's
+ * call is retried once (verifyWithOneRetry), step 2 never (a retry would prompt the person again), and
+ * a second press while one runs does nothing.
  */
 export function ActivationPage() {
   const { completePasskeySignIn, navigate, search, setSearch, preloadAfterActivation } =
@@ -128,8 +145,7 @@ export function ActivationPage() {
     void run(
       'verify',
       async () => {
-        const { verifyActivation } = await loadVerify();
-        const answer = await verifyActivation({ email, activationCode: code });
+        const answer = await verifyWithOneRetry({ email, activationCode: code });
         if (!answer.valid) return setError(MESSAGES.invalidActivationCode);
         setVerification(answer);
         goToStep(true);

@@ -16,7 +16,7 @@ import {
   sessionUser,
   USER_ID,
 } from '../../support/factories';
-import { deferred, failure, fakeApi } from '../../support/fake-api';
+import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import * as passkey from '../../support/passkey-mock';
 import { renderApp } from '../../support/render-app';
 
@@ -110,11 +110,23 @@ describe('/activate', () => {
     expect(api.callsTo('POST', '/v1/auth/verify-activation')).toHaveLength(0);
   });
 
-  it('shows a server failure message', async () => {
+  it('shows a server failure message, without trying again', async () => {
     api.set('POST /v1/auth/verify-activation', failure(400, 'Invalid request'));
     const app = await open();
     await fillAndVerify(app);
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid request');
+    expect(api.callsTo('POST', '/v1/auth/verify-activation')).toHaveLength(1);
+  });
+
+  it('tries the code once more after a retryable failure (SPEC sections 8 and 9), then goes on', async () => {
+    let tries = 0;
+    api.set('POST /v1/auth/verify-activation', () =>
+      (tries += 1) === 1 ? failure(503, 'Service Unavailable') : json(validAnswer),
+    );
+    const app = await open();
+    await fillAndVerify(app);
+    expect(await screen.findByRole('heading', { name: MESSAGES.setUpYourPasskey })).toBeInTheDocument();
+    expect(api.callsTo('POST', '/v1/auth/verify-activation')).toHaveLength(2);
   });
 
   it('shows the lock of SPEC-2 section 5 as the server words it, and stays on step 1', async () => {
