@@ -64,10 +64,24 @@ export interface InviteInput {
   readonly roles?: readonly RoleGroup[];
   /** The inviting admin's user id (`sub`); the bootstrap uses the nil UUID. */
   readonly createdBy: string;
+  /** The create's Idempotency-Key, when it came with one (docs/decisions/061-idempotent-creates.md). */
+  readonly requestKey?: string;
 }
 
-export const invite = async ({ email, roles, createdBy }: InviteInput): Promise<InvitationRecord> => {
+export const invite = async ({
+  email,
+  roles,
+  createdBy,
+  requestKey,
+}: InviteInput): Promise<InvitationRecord> => {
+  /** The pending invitation this very create made, sent again after its answer was lost. */
+  const madeByThisCreate = (record: InvitationRecord): boolean =>
+    requestKey !== undefined &&
+    record.requestKey === requestKey &&
+    record.createdBy === createdBy &&
+    !record.codeUsed;
   const existing = await getInvitation(email);
+  if (existing && madeByThisCreate(existing)) return existing;
   if (existing)
     throw new Conflict(existing.codeUsed ? API_MESSAGES.accountExists : API_MESSAGES.invitationExists);
   if (await accountExists(email)) throw new Conflict(API_MESSAGES.accountExists);
@@ -79,7 +93,11 @@ export const invite = async ({ email, roles, createdBy }: InviteInput): Promise<
     createdBy,
     createdAt: new Date().toISOString(),
     expiresAt: invitationExpiryFromNow(),
+    ...(requestKey !== undefined && { requestKey }),
   };
-  if (!(await createInvitation(invitation))) throw new Conflict(API_MESSAGES.invitationExists);
-  return invitation;
+  if (await createInvitation(invitation)) return invitation;
+  // Made meanwhile: by this create's first try, which its retry overtook, or by someone else.
+  const made = await getInvitation(email);
+  if (made && madeByThisCreate(made)) return made;
+  throw new Conflict(API_MESSAGES.invitationExists);
 };

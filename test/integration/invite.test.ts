@@ -1,4 +1,5 @@
 /** Who can be invited: one pending invitation per email, and no one who already has an account. */
+import { randomUUID } from 'node:crypto';
 import { AdminCreateUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { invite } from '../../lambdas/common/invite';
@@ -20,6 +21,23 @@ describe('invite', () => {
     await expect(invite({ email: 'twice@example.com', createdBy: BOOTSTRAP_CREATOR })).rejects.toThrow(
       API_MESSAGES.invitationExists,
     );
+  });
+
+  it('answers the invitation it made when the same create is sent again with its Idempotency-Key, and only then', async () => {
+    const key = randomUUID();
+    const admin = randomUUID();
+    const first = await invite({ email: 'retried@example.com', createdBy: admin, requestKey: key });
+    const again = await invite({ email: 'retried@example.com', createdBy: admin, requestKey: key });
+    expect(again).toMatchObject(first);
+    // Another key, no key, or the same key from another admin: a second invitation, refused.
+    for (const other of [
+      { createdBy: admin, requestKey: randomUUID() },
+      { createdBy: admin },
+      { createdBy: randomUUID(), requestKey: key },
+    ])
+      await expect(invite({ email: 'retried@example.com', ...other })).rejects.toThrow(
+        API_MESSAGES.invitationExists,
+      );
   });
 
   it('refuses an email whose owner completed activation', async () => {

@@ -1,15 +1,25 @@
-/** POST /internal/v1/admin/invitations: invites an email with roles (default users). */
+/**
+ * POST /internal/v1/admin/invitations: invites an email with roles (default users). Sent again with the
+ * same `Idempotency-Key` by the same admin, it answers the invitation the first one made (ADR 061), and
+ * records the event again: the first try may have answered 503 because its event could not be written.
+ */
 import { AUDIT_MESSAGES } from '../../../shared/audit';
 import { createInvitationRequestSchema } from '../../../shared/schemas';
 import { originOf, recordAudit } from '../../common/audit';
-import { created, httpHandler } from '../../common/http';
+import { created, httpHandler, idempotencyKeyOf } from '../../common/http';
 import { invite } from '../../common/invite';
 import { toInvitation } from '../../common/invitation-view';
 
 export const handler = httpHandler(
   { auth: 'admin', body: createInvitationRequestSchema },
   async ({ body, caller, event }) => {
-    const invitation = await invite({ email: body.email, roles: body.roles, createdBy: caller.sub });
+    const requestKey = idempotencyKeyOf(event);
+    const invitation = await invite({
+      email: body.email,
+      roles: body.roles,
+      createdBy: caller.sub,
+      ...(requestKey !== undefined && { requestKey }),
+    });
     // An invitation is keyed by its email: that is its id in the log (never the code).
     await recordAudit(
       originOf(event),

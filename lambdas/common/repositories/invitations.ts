@@ -26,6 +26,8 @@ export interface InvitationRecord {
   /** The admin who last resent it, and when. */
   readonly resentBy?: string;
   readonly resentAt?: string;
+  /** The Idempotency-Key of the create that made it: the same create sent again answers it (decision 061). */
+  readonly requestKey?: string;
 }
 
 /** An invitation from before expiry existed expires 7 days after it was created. */

@@ -6,6 +6,7 @@ import {
   type Invitation,
 } from '../../../../../shared/schemas';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { idempotencyKeyFor } from '../../../lib/idempotency';
 import { invalidateAdminLists } from './admin-lists';
 
 export interface CreateInvitationInput {
@@ -19,6 +20,8 @@ export const createInvitation = (input: CreateInvitationInput): Promise<Invitati
     method: 'POST',
     body: validateRequest(createInvitationRequestSchema, input),
     schema: invitationSchema,
+    // The retry of SPEC section 9 sends the same key: a lost answer is answered again, not with a 409.
+    idempotencyKey: idempotencyKeyFor(input),
   });
 
 export const useCreateInvitation = () => {
