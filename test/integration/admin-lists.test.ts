@@ -211,7 +211,11 @@ describe('paging (issue 12)', () => {
     for (const answer of [
       await usersPage({ limit: '1', status: 'active', cursor }),
       await usersPage({ limit: '1', cursor }, world.people.deputy.idToken),
-      await usersPage({ limit: '1', cursor: `${cursor.slice(0, -2)}AA` }),
+      // One character of the signed part changed (the end of the signature may hold bits base64 ignores).
+      await usersPage({
+        limit: '1',
+        cursor: `${cursor.slice(0, 5)}${cursor[5] === 'A' ? 'B' : 'A'}${cursor.slice(6)}`,
+      }),
       await invitationsPage({ limit: '1', cursor }),
     ])
       expect(answer).toMatchObject({ status: 400, body: { message: HEALTH_MESSAGES.cursor } });
