@@ -62,6 +62,10 @@ export const WEBAUTHN_RP_NAME = 'Metabolic Health Coaching';
  */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
+/** A lowercase UUID: the ids of records and the idempotency keys that become them. */
+export const isUuid = (value: unknown): value is string =>
+  typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value);
+
 /** Server-side limits (SPEC leaves them open; see docs/decisions/002-server-limits.md). */
 export const MAX_REQUEST_BODY_BYTES = 32 * 1024;
 export const REGISTRATION_CHALLENGE_TTL_SECONDS = 300;

@@ -3,6 +3,7 @@
  * then calls one of these with the caller's id from the verified token, never an id from the request.
  */
 import { randomUUID } from 'node:crypto';
+import { isUuid } from '../../shared/constants';
 import type { HealthLog, Measurement, NewLog, NewMeasurement } from '../../shared/health-schemas';
 import { logTime } from '../../shared/health-schemas';
 import { targetStatus } from '../../shared/health';
@@ -21,8 +22,7 @@ import { Conflict, NotFound } from './errors';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
 
 /** The ids of records are UUIDs; anything else cannot be one of the caller's. */
-export const isRecordId = (id: string | undefined): id is string =>
-  typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+export const isRecordId = (id: string | undefined): id is string => isUuid(id);
 
 /**
  * Stores what `put` stores under `id`; when the person already has a record of that id (the same

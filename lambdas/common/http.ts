@@ -4,7 +4,12 @@
  * and typed errors mapped to `{message}` answers. Nothing else ever reaches the caller: no stack traces.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { IDEMPOTENCY_KEY_HEADER, MAX_REQUEST_BODY_BYTES, type RoleGroup } from '../../shared/constants';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  isUuid,
+  MAX_REQUEST_BODY_BYTES,
+  type RoleGroup,
+} from '../../shared/constants';
 import { API_MESSAGES } from '../../shared/messages';
 import { roleGroupsFromClaim } from '../../shared/roles';
 import type { WireSchema } from '../../shared/schemas';
@@ -76,8 +81,6 @@ const header = (event: APIGatewayProxyEvent, name: string): string | undefined =
   return entry?.[1] ?? undefined;
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /**
  * The create's idempotency key, when the client sent one: a UUID, lowercase, which becomes the new
  * record's id, so the same create sent again finds the record the first one stored. 400 otherwise.
@@ -86,7 +89,7 @@ export const idempotencyKeyOf = (event: APIGatewayProxyEvent): string | undefine
   const key = header(event, IDEMPOTENCY_KEY_HEADER);
   if (key === undefined) return undefined;
   const normalised = key.trim().toLowerCase();
-  if (!UUID.test(normalised)) throw new BadRequest(API_MESSAGES.invalidIdempotencyKey);
+  if (!isUuid(normalised)) throw new BadRequest(API_MESSAGES.invalidIdempotencyKey);
   return normalised;
 };
 

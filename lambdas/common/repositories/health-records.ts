@@ -71,6 +71,15 @@ export const recordItems = (
   ];
 };
 
+/** The reference of the person's record `id` (read consistently): where the record is filed. */
+const getReference = async (userId: string, id: string) => {
+  const reference = await ddb.send(
+    new GetCommand({ TableName: table(), Key: { pk: referenceKey(userId), sk: id }, ConsistentRead: true }),
+  );
+  return reference.Item as
+    { category?: string; targetPk?: string; targetSk?: string; outOfTargetDay?: string } | undefined;
+};
+
 /** A record of this id is already stored for this person: the create was sent before (an idempotency key). */
 export class RecordExists extends Error {
   override readonly name = 'RecordExists';
@@ -116,10 +125,7 @@ export const getRecord = async (
   category: RecordCategory,
   id: string,
 ): Promise<{ category: string; item?: Record<string, unknown> } | undefined> => {
-  const reference = await ddb.send(
-    new GetCommand({ TableName: table(), Key: { pk: referenceKey(userId), sk: id }, ConsistentRead: true }),
-  );
-  const item = reference.Item as { category?: string; targetPk?: string; targetSk?: string } | undefined;
+  const item = await getReference(userId, id);
   if (!item?.category || !item.targetPk || !item.targetSk) return undefined;
   if (item.category !== category) return { category: item.category };
   const stored = await ddb.send(
@@ -224,11 +230,7 @@ export const deleteRecord = async (
   category: RecordCategory,
   id: string,
 ): Promise<boolean> => {
-  const reference = await ddb.send(
-    new GetCommand({ TableName: table(), Key: { pk: referenceKey(userId), sk: id }, ConsistentRead: true }),
-  );
-  const item = reference.Item as
-    { category?: string; targetPk?: string; targetSk?: string; outOfTargetDay?: string } | undefined;
+  const item = await getReference(userId, id);
   if (!item || item.category !== category || !item.targetPk || !item.targetSk) return false;
   // A reading outside target leaves its day's counter, while that day is still counted.
   const countedDay =
