@@ -669,7 +669,8 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
       coaching: [
         // Checks the assignment; the transaction marks the last note only while it still holds.
         { actions: ['GetItem', 'UpdateItem'], keys: ['client#*'] },
-        { actions: ['PutItem'], keys: ['notes#*'] },
+        // The note and its idempotency key; sent again with the key, it reads both back (decision 061).
+        { actions: ['PutItem', 'GetItem'], keys: ['notes#*'] },
       ],
       auditEvents: [{ actions: ['PutItem'] }],
     },

@@ -126,7 +126,10 @@ export const TABLES = {
    *   keep up to date in their own transaction (`lastEntryAt`, `lastOutOfTargetAt`, and one counter of
    *   readings outside target per UTC day, `oot_{YYYY-MM-DD}`), so the client list reads no entries;
    * - a note: `pk` = `notes#{clientId}`, `sk` = `{createdAt}#{noteId}`, newest first by a Query; its
-   *   author is stored as `authorId`, so no note is ever in `byCoach`.
+   *   author is stored as `authorId`, so no note is ever in `byCoach`;
+   * - a note's idempotency key (decision 061): `pk` = `notes#{clientId}`, `sk` = `key#{coachId}#{key}`,
+   *   holding the note's `noteSk`. It sorts after every note (`k` after the digits of a time), so the
+   *   lists ask for `sk < key#`, and it goes with the notes when the client's account is erased.
    */
   coaching: {
     id: 'coaching',

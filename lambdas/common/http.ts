@@ -82,8 +82,9 @@ const header = (event: APIGatewayProxyEvent, name: string): string | undefined =
 };
 
 /**
- * The create's idempotency key, when the client sent one: a UUID, lowercase, which becomes the new
- * record's id, so the same create sent again finds the record the first one stored. 400 otherwise.
+ * The create's idempotency key, when the client sent one: a UUID, lowercase, by which the same create
+ * sent again finds what the first one stored (a health record's id, an invitation's or a note's key;
+ * ADR 061). 400 otherwise.
  */
 export const idempotencyKeyOf = (event: APIGatewayProxyEvent): string | undefined => {
   const key = header(event, IDEMPOTENCY_KEY_HEADER);

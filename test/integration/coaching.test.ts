@@ -561,6 +561,66 @@ describe('at the same time', () => {
   });
 });
 
+describe('a note sent again with its Idempotency-Key (its answer lost)', () => {
+  const postNote = (text: string, key: string) =>
+    world.http.request<CoachNote>('POST', `/v1/coach/clients/${u.userId}/notes`, {
+      token: d.idToken,
+      json: { text },
+      headers: { 'Idempotency-Key': key },
+    });
+  const notesCreated = async () => (await auditOf()).filter((event) => event.type === 'note.created').length;
+
+  it('answers the note the first one stored, and stores it and its event once', async () => {
+    const key = randomUUID();
+    const before = { coaching: (await coachingItems()).length, events: await notesCreated() };
+    const first = await postNote('Well done on the walks.', key);
+    const again = await postNote('Well done on the walks.', key.toUpperCase());
+    expect(first).toMatchObject({ status: 201, body: { clientId: u.userId, coachId: d.userId } });
+    expect(again).toEqual({ status: 201, body: first.body, text: expect.any(String) as string });
+    // The note and its key; one event.
+    expect((await coachingItems()).length).toBe(before.coaching + 2);
+    expect(await notesCreated()).toBe(before.events + 1);
+
+    // U's My Coach and D's thread show it once, and only notes (the key is no note).
+    const mine = await call<MyCoach>(u, 'GET', '/v1/users/me/coach');
+    const thread = await call<{ notes: CoachNote[] }>(d, 'GET', `/v1/coach/clients/${u.userId}/notes`);
+    for (const notes of [mine.body.notes, thread.body.notes]) {
+      expect(notes.filter((item) => item.noteId === first.body.noteId)).toHaveLength(1);
+      expect(notes.every((item) => typeof item.text === 'string' && item.clientId === u.userId)).toBe(true);
+    }
+    expect(thread.body.notes[0]).toEqual(first.body);
+
+    // A new key is a new note.
+    const next = await postNote('Well done on the walks.', randomUUID());
+    expect(next.status).toBe(201);
+    expect(next.body.noteId).not.toBe(first.body.noteId);
+  });
+
+  it('refuses a key that is no UUID (400) and writes nothing', async () => {
+    const before = { coaching: await coachingItems(), audit: (await auditOf()).length };
+    expect(await postNote('Hello', 'not-a-uuid')).toMatchObject({
+      status: 400,
+      body: { message: API_MESSAGES.invalidIdempotencyKey },
+    });
+    expect(await coachingItems()).toEqual(before.coaching);
+    expect((await auditOf()).length).toBe(before.audit);
+  });
+
+  it("refuses a key once its coach is no longer the client's coach", async () => {
+    const key = randomUUID();
+    expect((await postNote('Before the change', key)).status).toBe(201);
+    expect((await assign(u.userId, c.userId)).status).toBe(200);
+    try {
+      expect(await postNote('Before the change', key)).toMatchObject({
+        status: 403,
+        body: { message: COACHING_MESSAGES.notYourClient },
+      });
+    } finally {
+      expect((await assign(u.userId, d.userId)).status).toBe(200);
+    }
+  });
+});
+
 describe('a role change', () => {
   const changeRoles = (person: Person, roles: string[]) =>
     call<{ userId: string; roles: string[] }>(

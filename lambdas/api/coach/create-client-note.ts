@@ -1,14 +1,15 @@
 /**
  * POST /v1/coach/clients/{userId}/notes: the coach writes a note to the client. It is stored only
  * while the caller is the client's coach (checked again inside the transaction that stores it), with
- * the coach's last-note time (which clears Pending Reviews) and the audit event.
+ * the coach's last-note time (which clears Pending Reviews) and the audit event. Sent again with the
+ * same `Idempotency-Key`, it stores nothing and answers the note the first one stored (ADR 061).
  */
 import { randomUUID } from 'node:crypto';
 import { COACHING_MESSAGES, createNoteRequestSchema, type CoachNote } from '../../../shared/coaching';
 import { auditTransactItem, originOf } from '../../common/audit';
 import { getPerson, requireCoachOf } from '../../common/coaching';
 import { Forbidden } from '../../common/errors';
-import { created, httpHandler } from '../../common/http';
+import { created, httpHandler, idempotencyKeyOf } from '../../common/http';
 import { putNote } from '../../common/repositories/coaching';
 
 const displayName = (person: { preferredName?: string; familyName?: string } | undefined) =>
@@ -17,6 +18,7 @@ const displayName = (person: { preferredName?: string; familyName?: string } | u
 export const handler = httpHandler(
   { auth: 'coach', body: createNoteRequestSchema },
   async ({ body, caller, pathParameters, event }) => {
+    const idempotencyKey = idempotencyKeyOf(event);
     const clientId = await requireCoachOf(caller, pathParameters.userId);
     const coachName = displayName(await getPerson(caller.sub));
     const note: CoachNote = {
@@ -33,7 +35,8 @@ export const handler = httpHandler(
       subjectId: clientId,
       details: { noteId: note.noteId },
     });
-    if (!(await putNote(note, audit))) throw new Forbidden(COACHING_MESSAGES.notYourClient);
-    return created(note);
+    const stored = await putNote(note, audit, idempotencyKey);
+    if (!stored) throw new Forbidden(COACHING_MESSAGES.notYourClient);
+    return created(stored);
   },
 );

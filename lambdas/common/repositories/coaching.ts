@@ -3,10 +3,11 @@
  * coach, this coach's last note, and the summary health writes keep up to date) and the notes.
  * Coach notes and the summary are health data: never logged.
  */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { NOTES_SHOWN, OUT_OF_TARGET_WINDOW_DAYS, type CoachNote } from '../../../shared/coaching';
 import { ddb, type TransactItem } from '../aws';
-import { transactIf } from '../transactions';
+import { transactIf, transactWrite } from '../transactions';
 import { batchGetAll } from '../batch-get';
 import { queryAttributes } from '../batch-write';
 import { tableName } from '../env';
@@ -18,6 +19,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 const stateKey = (clientId: string) => ({ pk: `client#${clientId}`, sk: STATE });
 const notesKey = (clientId: string) => `notes#${clientId}`;
+/** Sort keys of a client's note keys begin here; every note's sort key (a time) sorts before it. */
+const NOTE_KEYS = 'key#';
+const noteKeySk = (coachId: string, key: string) => `${NOTE_KEYS}${coachId}#${key}`;
 /** The counter attribute of readings outside target taken on one UTC day. */
 const dayAttribute = (day: string) => `oot_${day}`;
 
@@ -241,45 +245,77 @@ const storedNote = ({ coachId, ...note }: CoachNote) => ({
 /**
  * Stores a note only while its author is the client's coach (the condition is on the same state item,
  * in the same transaction), marks this coach's last note, and commits the audit event with both.
- * False when the author is not the client's coach at that moment.
+ * With an idempotency key (decision 061), the key is put in the same transaction, only if this coach
+ * has not used it for this client: the same create sent again writes nothing (no second note, no
+ * second event) and answers the note the first one stored. Undefined when the author is not the
+ * client's coach at that moment (or the note stored before is gone, which only an erase does).
  */
-export const putNote = async (note: CoachNote, audit: TransactItem): Promise<boolean> => {
-  return transactIf({
-    TransactItems: [
-      {
-        Put: {
-          TableName: table(),
-          Item: storedNote(note),
-          ConditionExpression: 'attribute_not_exists(pk)',
+export const putNote = async (
+  note: CoachNote,
+  audit: TransactItem,
+  idempotencyKey?: string,
+): Promise<CoachNote | undefined> => {
+  const stored = storedNote(note);
+  const keyItem = idempotencyKey !== undefined && {
+    pk: stored.pk,
+    sk: noteKeySk(note.coachId, idempotencyKey),
+    noteSk: stored.sk,
+  };
+  try {
+    await transactWrite({
+      TransactItems: [
+        {
+          Update: {
+            TableName: table(),
+            Key: stateKey(note.clientId),
+            UpdateExpression: 'SET lastNoteAt = :at',
+            ConditionExpression: 'coachId = :coach',
+            ExpressionAttributeValues: { ':at': note.createdAt, ':coach': note.coachId },
+          },
         },
-      },
-      {
-        Update: {
-          TableName: table(),
-          Key: stateKey(note.clientId),
-          UpdateExpression: 'SET lastNoteAt = :at',
-          ConditionExpression: 'coachId = :coach',
-          ExpressionAttributeValues: { ':at': note.createdAt, ':coach': note.coachId },
-        },
-      },
-      audit,
-    ],
-  });
+        { Put: { TableName: table(), Item: stored, ConditionExpression: 'attribute_not_exists(pk)' } },
+        ...(keyItem
+          ? [{ Put: { TableName: table(), Item: keyItem, ConditionExpression: 'attribute_not_exists(pk)' } }]
+          : []),
+        audit,
+      ],
+    });
+    return note;
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const failed = (index: number) => error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
+    if (failed(0)) return undefined;
+    if (keyItem && failed(2)) return noteByKey(note.clientId, keyItem.sk);
+    throw error;
+  }
 };
 
-/** The client's newest notes, newest first. */
+/** The note a key item points to (both read consistently); undefined if either is gone. */
+const noteByKey = async (clientId: string, keySk: string): Promise<CoachNote | undefined> => {
+  const key = await ddb.send(
+    new GetCommand({ TableName: table(), Key: { pk: notesKey(clientId), sk: keySk }, ConsistentRead: true }),
+  );
+  const noteSk: unknown = key.Item?.noteSk;
+  if (typeof noteSk !== 'string') return undefined;
+  const item = await ddb.send(
+    new GetCommand({ TableName: table(), Key: { pk: notesKey(clientId), sk: noteSk }, ConsistentRead: true }),
+  );
+  return item.Item && noteOf(item.Item);
+};
+
 /** A note as the lists answer it: its author as `coachId`, without the keys. */
 const noteOf = (item: Record<string, unknown>): CoachNote => {
   const { pk: _pk, sk: _sk, authorId, ...note } = item;
   return { ...note, coachId: authorId } as CoachNote;
 };
 
+/** The client's newest notes, newest first. */
 export const listNotes = async (clientId: string): Promise<CoachNote[]> => {
   const result = await ddb.send(
     new QueryCommand({
       TableName: table(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': notesKey(clientId) },
+      KeyConditionExpression: 'pk = :pk AND sk < :keys',
+      ExpressionAttributeValues: { ':pk': notesKey(clientId), ':keys': NOTE_KEYS },
       ScanIndexForward: false,
       Limit: NOTES_SHOWN,
       ConsistentRead: true,
@@ -296,8 +332,8 @@ export const listAllNotes = async (clientId: string): Promise<CoachNote[]> => {
     const page: QueryCommandOutput = await ddb.send(
       new QueryCommand({
         TableName: table(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': notesKey(clientId) },
+        KeyConditionExpression: 'pk = :pk AND sk < :keys',
+        ExpressionAttributeValues: { ':pk': notesKey(clientId), ':keys': NOTE_KEYS },
         ScanIndexForward: false,
         ConsistentRead: true,
         ...(start && { ExclusiveStartKey: start }),

@@ -389,9 +389,11 @@ describe('coaching grants', () => {
       'dynamodb:Query coaching/index/byCoach notes#*',
       ...lines(KEY_READ, 'coaching key'),
     ],
+    // Sent again with its Idempotency-Key, it reads the key and the note the first try stored.
     CreateClientNote: [
       'dynamodb:GetItem coaching client#*',
       'dynamodb:UpdateItem coaching client#*',
+      'dynamodb:GetItem coaching notes#*',
       'dynamodb:PutItem coaching notes#*',
       ...lines(KEY_WRITE, 'coaching key'),
     ],
@@ -503,7 +505,7 @@ describe('coaching grants', () => {
       const allowed = (action: string, leadingKeys: string[]) =>
         isAllowed(statements, { action: `dynamodb:${action}`, resource, leadingKeys });
       expect(allowed('GetItem', client('client'))).toBe(true);
-      expect(allowed('GetItem', client('notes'))).toBe(false);
+      expect(allowed('GetItem', client('notes'))).toBe(id === 'CreateClientNote');
       expect(allowed('GetItem', [SOMEONE])).toBe(false);
       expect(allowed('Query', client('notes'))).toBe(id === 'ListClientNotes');
       expect(allowed('Query', client('client'))).toBe(false);
@@ -545,7 +547,7 @@ describe('coaching grants', () => {
     );
   });
 
-  it("lets only CreateClientNote write a note, only GetMyCoach, ListClientNotes and the person's export read them, nobody change one, and only the erase delete them", () => {
+  it("lets only CreateClientNote write a note (and read back the one it stored), only GetMyCoach, ListClientNotes and the person's export list them, nobody change one, and only the erase delete them", () => {
     const resource = tableArn(prod, 'coaching');
     const notes = client('notes');
     expect(allowedTo(prod, { action: 'dynamodb:PutItem', resource, leadingKeys: notes })).toEqual([
@@ -554,7 +556,10 @@ describe('coaching grants', () => {
     expect(allowedTo(prod, { action: 'dynamodb:Query', resource, leadingKeys: notes })).toEqual(
       [...ERASE_FUNCTIONS, 'ExportMe', 'GetMyCoach', 'ListClientNotes'].sort(),
     );
-    for (const action of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem']) {
+    expect(allowedTo(prod, { action: 'dynamodb:GetItem', resource, leadingKeys: notes })).toEqual([
+      'CreateClientNote',
+    ]);
+    for (const action of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem']) {
       expect(allowedTo(prod, { action, resource, leadingKeys: notes }), action).toEqual([]);
     }
     expect(allowedTo(prod, { action: 'dynamodb:BatchWriteItem', resource, leadingKeys: notes })).toEqual(

@@ -484,6 +484,30 @@ const cancelled = () =>
     $metadata: {},
     CancellationReasons: [{ Code: 'ConditionalCheckFailed' }],
   });
+/** A note's transaction cancelled on its idempotency key (the state update, the note, the key, the event). */
+const keyUsed = () =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: [
+      { Code: 'None' },
+      { Code: 'None' },
+      { Code: 'ConditionalCheckFailed' },
+      { Code: 'None' },
+    ],
+  });
+/** The same, when the assignment has ended too: the coach check wins, nothing is read back. */
+const keyUsedByAFormerCoach = () =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: [
+      { Code: 'ConditionalCheckFailed' },
+      { Code: 'None' },
+      { Code: 'ConditionalCheckFailed' },
+      { Code: 'None' },
+    ],
+  });
 /** A health record's transaction cancelled because the record is there already (an idempotent create sent again). */
 const recordExists = () =>
   new TransactionCanceledException({
@@ -1160,7 +1184,51 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       ddb: firstAnswer(accounts(clientAccount()), (call) => {
         if (on('GetItem', 'coaching', call)) return { Item: clientState() };
         if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
-        if (on('PutItem', 'coaching', call)) throw cancelled();
+        // The transaction's first item is the client state's update, conditioned on the coach.
+        if (on('UpdateItem', 'coaching', call)) throw cancelled();
+        return undefined;
+      }),
+      expectResult: status(403),
+    },
+    {
+      name: 'sent again with its Idempotency-Key: the key is there, so it reads back the note the first try stored',
+      event: {
+        claims: coachClaims,
+        pathParameters: clientPath,
+        body: { text: 'Well done this week.' },
+        headers: { 'Idempotency-Key': RECORD_ID },
+      },
+      ddb: firstAnswer(accounts(clientAccount()), (call, command) => {
+        if (on('GetItem', 'coaching', call) && call.keys[0]?.startsWith('client#'))
+          return { Item: clientState() };
+        if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
+        if (on('UpdateItem', 'coaching', call)) throw keyUsed();
+        if (on('GetItem', 'coaching', call)) {
+          const { sk } = (command as GetCommand).input.Key as { sk: string };
+          return sk.startsWith('key#') ? { Item: { noteSk: storedNote.sk } } : { Item: storedNote };
+        }
+        return undefined;
+      }),
+      expectResult: status(201),
+    },
+    {
+      name: 'sent again with its Idempotency-Key after the assignment ended: 403, and no note is read back',
+      event: {
+        claims: coachClaims,
+        pathParameters: clientPath,
+        body: { text: 'Well done this week.' },
+        headers: { 'Idempotency-Key': RECORD_ID },
+      },
+      ddb: firstAnswer(accounts(clientAccount()), (call, command) => {
+        if (on('GetItem', 'coaching', call) && call.keys[0]?.startsWith('client#'))
+          return { Item: clientState() };
+        if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
+        if (on('UpdateItem', 'coaching', call)) throw keyUsedByAFormerCoach();
+        // The key and its note are there: only the order of the checks keeps them unread.
+        if (on('GetItem', 'coaching', call)) {
+          const { sk } = (command as GetCommand).input.Key as { sk: string };
+          return sk.startsWith('key#') ? { Item: { noteSk: storedNote.sk } } : { Item: storedNote };
+        }
         return undefined;
       }),
       expectResult: status(403),

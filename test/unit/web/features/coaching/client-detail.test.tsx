@@ -180,6 +180,27 @@ describe('Client detail', () => {
     expect(api.callsTo('GET', '/v1/coach/clients')).toHaveLength(2);
   });
 
+  it('sends the retry of a note whose answer was lost with the same Idempotency-Key, and the next note a new one', async () => {
+    let tries = 0;
+    // The first try is stored but its answer lost (the gateway answers 503): SPEC section 9 retries once.
+    api.set(`POST ${BASE}/notes`, (call) => {
+      tries += 1;
+      const note = coachNote({ text: (call.body as { text: string }).text, createdAt: hoursAgo(0) });
+      return tries === 1 ? failure(503, 'Service Unavailable') : json(note, 201);
+    });
+    const app = await open();
+    for (const text of ['First', 'Second']) {
+      await app.user.type(notesSection().getByLabelText('Note'), text);
+      await app.user.click(notesSection().getByRole('button', { name: 'Save note' }));
+      await waitFor(() => expect(notesSection().getByLabelText('Note')).toHaveValue(''));
+    }
+    const keys = api.callsTo('POST', `${BASE}/notes`).map((call) => call.headers['idempotency-key']);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
   it("shows 'Saving...' while the note is saved", async () => {
     const answer = deferred<Response>();
     api.set(`POST ${BASE}/notes`, () => answer.promise);

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { coachNoteSchema, createNoteRequestSchema, type CoachNote } from '../../../../../shared/coaching';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { idempotencyKeyFor } from '../../../lib/idempotency';
 import { coachClientsQueryKey } from './get-coach-clients';
 import { clientNotesPath, clientNotesQueryKey } from './get-client-notes';
 
@@ -10,11 +11,13 @@ export interface CreateNoteInput {
 }
 
 /** Answers the stored note (201). The text is checked with the server's schema before it leaves. */
-export const createClientNote = ({ userId, text }: CreateNoteInput): Promise<CoachNote> =>
-  apiRequest(clientNotesPath(userId), {
+export const createClientNote = (input: CreateNoteInput): Promise<CoachNote> =>
+  apiRequest(clientNotesPath(input.userId), {
     method: 'POST',
-    body: validateRequest(createNoteRequestSchema, { text }),
+    body: validateRequest(createNoteRequestSchema, { text: input.text }),
     schema: coachNoteSchema,
+    // The retry of SPEC section 9 sends the same key: a lost answer does not store the note twice.
+    idempotencyKey: idempotencyKeyFor(input),
   });
 
 /** A note clears the client's Pending Review, so My Clients refreshes with the thread. */
