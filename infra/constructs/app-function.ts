@@ -37,6 +37,9 @@ export const NEVER_LOADED_IN_LAMBDA = [
   '@smithy/core/event-streams',
 ] as const;
 
+/** Keeps a bundle's source map to the project's own sources (run after esbuild, in place). */
+const TRIM_SOURCE_MAP = join(REPO_ROOT, 'infra', 'bundling', 'trim-source-map.mjs');
+
 /**
  * How every Lambda is bundled. `bin/measure-infra.ts` reports the size and cold import time of exactly
  * these bundles, so change bundling here and nowhere else.
@@ -59,6 +62,14 @@ export const BUNDLING = {
   externalModules: [...NEVER_LOADED_IN_LAMBDA],
   // Synth must work offline with no Docker: the esbuild in node_modules does the bundling.
   forceDockerBundling: false,
+  // Node parses the map at every cold start: only our own code's share is kept (055-cold-starts.md).
+  commandHooks: {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (_inputDir: string, outputDir: string) => [
+      `"${process.execPath}" "${TRIM_SOURCE_MAP}" "${join(outputDir, 'index.mjs.map')}"`,
+    ],
+  },
 } as const satisfies BundlingOptions;
 
 export interface AppFunctionProps {
