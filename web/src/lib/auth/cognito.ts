@@ -61,14 +61,22 @@ export const getIdToken = async (): Promise<string | undefined> => {
   }
 };
 
-/** The signed-in user from the stored session, or null. A refused refresh reads as signed out. */
+/**
+ * The signed-in user from the stored session, or null. A refused refresh reads as signed out (Amplify
+ * has cleared the tokens). A refresh that could not be made (offline, Cognito unavailable or
+ * throttling) keeps the tokens and the session (SPEC section 4): the user is read from the stored id
+ * token as it is, and the screens' own calls meet the network error, retry and say so.
+ */
 export const getSessionUser = async (): Promise<SessionUser | null> => {
   try {
     const session = await fetchAuthSession();
     const payload = session.tokens?.idToken?.payload;
     return payload ? sessionUserFromClaims(payload) : null;
   } catch {
-    return null;
+    if (!hasStoredSession(clientId, document.cookie)) return null;
+    const stored = await cognitoUserPoolsTokenProvider.authTokenStore.loadTokens().catch(() => null);
+    const payload = stored?.idToken?.payload;
+    return payload ? sessionUserFromClaims(payload) : null;
   }
 };
 

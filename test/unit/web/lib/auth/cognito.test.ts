@@ -17,6 +17,7 @@ const amplify = vi.hoisted(() => ({
   confirmSignIn: vi.fn(),
   signOut: vi.fn(),
   clearTokens: vi.fn(() => Promise.resolve()),
+  loadTokens: vi.fn((): Promise<unknown> => Promise.resolve(null)),
   setKeyValueStorage: vi.fn(),
   listeners: [] as ((capsule: { payload: { event: string; data?: unknown } }) => void)[],
 }));
@@ -45,6 +46,7 @@ vi.mock('aws-amplify/auth/cognito', () => ({
   cognitoUserPoolsTokenProvider: {
     setKeyValueStorage: amplify.setKeyValueStorage,
     tokenOrchestrator: { clearTokens: amplify.clearTokens },
+    authTokenStore: { loadTokens: amplify.loadTokens },
   },
 }));
 
@@ -61,6 +63,7 @@ const session = (payload: Record<string, unknown> | undefined) => ({
 describe('lib/auth/cognito', () => {
   beforeEach(() => {
     amplify.fetchAuthSession.mockResolvedValue(session(undefined));
+    amplify.loadTokens.mockResolvedValue(null);
   });
 
   it('configures the user pool, and the local endpoint when given', () => {
@@ -155,6 +158,30 @@ describe('lib/auth/cognito', () => {
     }
     // A refresh Cognito refused cleared the cookies (Amplify): signed out.
     await expect(getIdToken()).resolves.toBeUndefined();
+  });
+
+  it('reads the user from the stored id token at app start when the refresh cannot be made, and only then', async () => {
+    configure();
+    const offline = Object.assign(new Error('A network error has occurred.'), { name: 'NetworkError' });
+    amplify.fetchAuthSession.mockRejectedValue(offline);
+    amplify.loadTokens.mockResolvedValue({ idToken: { payload: claims } });
+    const cookie = 'CognitoIdentityServiceProvider.client.LastAuthUser=user-1';
+    document.cookie = `${cookie}; path=/`;
+    try {
+      await expect(getSessionUser()).resolves.toEqual({
+        username: 'user-1',
+        userId: 'sub-1',
+        email: 'casey@example.com',
+        roles: ['admin', 'user'],
+      });
+      // Stored tokens without an id token: nobody to show.
+      amplify.loadTokens.mockResolvedValueOnce({});
+      await expect(getSessionUser()).resolves.toBeNull();
+    } finally {
+      document.cookie = `${cookie}; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+    }
+    // A refresh Cognito refused cleared the cookies (Amplify): signed out, whatever is left in memory.
+    await expect(getSessionUser()).resolves.toBeNull();
   });
 
   it('signs in with the proof: custom flow without SRP, then the proof as the answer', async () => {
