@@ -4,7 +4,10 @@
  * Node, run with `--enable-source-maps`, reads and parses a bundle's map when it loads the bundle, on
  * every cold start. esbuild maps every line it bundles, and most of a bundle is the AWS SDK and, in the
  * WebAuthn functions, SimpleWebAuthn: their segments made 94% of a map of 1 MB. A stack frame in our
- * code keeps its file, line and name; a frame inside a bundled package shows the bundle's own line.
+ * code keeps its file, line and name. A frame inside a bundled package names the package, at its line 1:
+ * each run of a package's segments becomes one segment pointing at the package's folder, because a
+ * position without a segment of its own takes the nearest segment before it, which would otherwise be
+ * a line of our code.
  *
  * Run by every function's bundling (`BUNDLING.commandHooks` in infra/constructs/app-function.ts):
  * `node infra/bundling/trim-source-map.mjs <dir>/index.mjs.map`, which rewrites the file in place.
@@ -14,16 +17,31 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { decode, encode } from '@jridgewell/sourcemap-codec';
 
-/** A source of the map that is a bundled package, not the project's own code. */
-export const isPackageSource = (/** @type {string} */ source) => /(^|[/\\])node_modules[/\\]/.test(source);
+/**
+ * The bundled package a source belongs to, as the path of its folder (`../node_modules/@smithy/core`),
+ * or undefined for the project's own code.
+ */
+export const packageOf = (/** @type {string} */ source) => {
+  const folder = [...source.matchAll(/(?:^|[/\\])node_modules[/\\]/g)].at(-1);
+  if (!folder) return undefined;
+  const start = folder.index + folder[0].length;
+  const [first = '', second = ''] = source.slice(start).split(/[/\\]/);
+  return source.slice(0, start) + (first.startsWith('@') ? `${first}/${second}` : first);
+};
 
 /** @typedef {import('@jridgewell/sourcemap-codec').SourceMapSegment} Segment */
 
 /**
- * The map with only the segments that point into the project's own sources, and only the sources and
- * names those segments use (renumbered). Every other field is kept as it was.
+ * @typedef {{ version: number; file?: string; sourceRoot?: string; sources: string[]; names: string[];
+ *   mappings: string }} SourceMap
+ */
+
+/**
+ * The map with every segment that points into the project's own sources as it was, every run of
+ * segments of one bundled package as one segment pointing at the package's folder, and only the
+ * sources and names those use (renumbered). What else the map held about its sources (their content,
+ * ignore lists) is dropped with them.
  *
- * @template {{ sources: string[]; names: string[]; mappings: string }} SourceMap
  * @param {SourceMap} map
  * @returns {SourceMap}
  */
@@ -32,41 +50,61 @@ export function trimSourceMap(map) {
   const sources = [];
   /** @type {string[]} */
   const names = [];
-  /** Where an index of `all` went in `kept`, adding it on first use. */
-  const renumberer = (/** @type {string[]} */ all, /** @type {string[]} */ kept) => {
-    /** @type {Map<number, number>} */
+  /** Where a value went in `kept`, adding it on first use. */
+  const renumberer = (/** @type {string[]} */ kept) => {
+    /** @type {Map<string, number>} */
     const index = new Map();
-    return (/** @type {number} */ old) => {
-      let now = index.get(old);
+    return (/** @type {string} */ value) => {
+      let now = index.get(value);
       if (now === undefined) {
         now = kept.length;
-        kept.push(all[old] ?? '');
-        index.set(old, now);
+        kept.push(value);
+        index.set(value, now);
       }
       return now;
     };
   };
-  const sourceOf = renumberer(map.sources, sources);
-  const nameOf = renumberer(map.names, names);
+  const sourceOf = renumberer(sources);
+  const nameOf = renumberer(names);
+  /** The package of the last segment written, across lines (lookups fall back across lines too). */
+  let lastPackage = /** @type {string | undefined} */ (undefined);
   const mappings = decode(map.mappings).map((line) => {
     /** @type {Segment[]} */
     const kept = [];
     for (const segment of line) {
-      if (segment.length === 1 || isPackageSource(map.sources[segment[1]] ?? '')) continue;
+      if (segment.length === 1) continue;
       const [column, source, sourceLine, sourceColumn] = segment;
+      const path = map.sources[source] ?? '';
+      const inPackage = packageOf(path);
+      if (inPackage !== undefined) {
+        if (inPackage !== lastPackage) kept.push([column, sourceOf(inPackage), 0, 0]);
+        lastPackage = inPackage;
+        continue;
+      }
+      lastPackage = undefined;
       kept.push(
         segment.length === 5
-          ? [column, sourceOf(source), sourceLine, sourceColumn, nameOf(segment[4])]
-          : [column, sourceOf(source), sourceLine, sourceColumn],
+          ? [column, sourceOf(path), sourceLine, sourceColumn, nameOf(map.names[segment[4]] ?? '')]
+          : [column, sourceOf(path), sourceLine, sourceColumn],
       );
     }
     return kept;
   });
-  return { ...map, sources, names, mappings: encode(mappings) };
+  return {
+    version: map.version,
+    ...(map.file !== undefined && { file: map.file }),
+    ...(map.sourceRoot !== undefined && { sourceRoot: map.sourceRoot }),
+    sources,
+    names,
+    mappings: encode(mappings),
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const file = process.argv[2];
   if (!file) throw new Error('Usage: node infra/bundling/trim-source-map.mjs <file.map>');
-  writeFileSync(file, JSON.stringify(trimSourceMap(JSON.parse(readFileSync(file, 'utf8')))));
+  /** @type {unknown} */
+  const parsed = JSON.parse(readFileSync(file, 'utf8'));
+  const map = /** @type {SourceMap} */ (parsed);
+  writeFileSync(file, JSON.stringify(trimSourceMap(map)));
 }
