@@ -72,8 +72,9 @@ export const getSessionUser = async (): Promise<SessionUser | null> => {
     const session = await fetchAuthSession();
     const payload = session.tokens?.idToken?.payload;
     return payload ? sessionUserFromClaims(payload) : null;
-  } catch {
-    if (!hasStoredSession(clientId, document.cookie)) return null;
+  } catch (error) {
+    // Amplify starts clearing the cookies of a refused refresh without waiting: decide on the error.
+    if (endsSession(error) || !hasStoredSession(clientId, document.cookie)) return null;
     const stored = await cognitoUserPoolsTokenProvider.authTokenStore.loadTokens().catch(() => null);
     const payload = stored?.idToken?.payload;
     return payload ? sessionUserFromClaims(payload) : null;
@@ -95,6 +96,12 @@ const SESSION_ENDING_ERRORS = [
   'UserNotConfirmedException',
 ];
 
+/** Whether a refresh failed for one of the reasons after which the session is over. */
+const endsSession = (error: unknown): boolean => {
+  const name = typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : '';
+  return SESSION_ENDING_ERRORS.some((ending) => name.startsWith(ending));
+};
+
 /**
  * Calls back when Cognito refuses to refresh the session (revoked, expired or rotated-out refresh
  * token, a deleted user): SPEC section 4, "a not-authorized failure yields signed-out". A network
@@ -103,8 +110,7 @@ const SESSION_ENDING_ERRORS = [
 export const onSessionRevoked = (callback: () => void): (() => void) =>
   Hub.listen('auth', ({ payload }) => {
     if (payload.event !== 'tokenRefresh_failure') return;
-    const name = payload.data?.error?.name ?? '';
-    if (SESSION_ENDING_ERRORS.some((ending) => name.startsWith(ending))) callback();
+    if (endsSession(payload.data?.error)) callback();
   });
 
 /** Signs out; local tokens are gone afterwards even when revoking them on the server fails. */

@@ -177,6 +177,12 @@ describe('lib/auth/cognito', () => {
       // Stored tokens without an id token: nobody to show.
       amplify.loadTokens.mockResolvedValueOnce({});
       await expect(getSessionUser()).resolves.toBeNull();
+      // A refresh Cognito refused (the user deleted, the token revoked): signed out, even before
+      // Amplify's clearing of the cookies has run.
+      for (const ending of ['UserNotFoundException', 'TokenRevokedException']) {
+        amplify.fetchAuthSession.mockRejectedValueOnce(Object.assign(new Error('refused'), { name: ending }));
+        await expect(getSessionUser()).resolves.toBeNull();
+      }
     } finally {
       document.cookie = `${cookie}; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
     }
