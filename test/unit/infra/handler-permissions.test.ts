@@ -677,6 +677,33 @@ const firstAnswer =
     return undefined;
   };
 
+/**
+ * A coach's note sent again with its Idempotency-Key, the transaction cancelled as `cancellation`
+ * says; the key and the note the first try stored are there to be read back.
+ */
+const noteSentAgain = (
+  name: string,
+  cancellation: () => TransactionCanceledException,
+  answered: number,
+): Scenario => ({
+  name,
+  event: {
+    claims: coachClaims,
+    pathParameters: clientPath,
+    body: { text: 'Well done this week.' },
+    headers: { 'Idempotency-Key': RECORD_ID },
+  },
+  ddb: firstAnswer(accounts(clientAccount()), (call, command) => {
+    if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
+    if (on('UpdateItem', 'coaching', call)) throw cancellation();
+    if (!on('GetItem', 'coaching', call)) return undefined;
+    const { sk } = (command as GetCommand).input.Key as { sk: string };
+    if (sk === 'state') return { Item: clientState() };
+    return sk.startsWith('key#') ? { Item: { noteSk: storedNote.sk } } : { Item: storedNote };
+  }),
+  expectResult: status(answered),
+});
+
 const SCENARIOS: Record<string, readonly Scenario[]> = {
   VerifyActivation: [
     {
@@ -1190,49 +1217,17 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       }),
       expectResult: status(403),
     },
-    {
-      name: 'sent again with its Idempotency-Key: the key is there, so it reads back the note the first try stored',
-      event: {
-        claims: coachClaims,
-        pathParameters: clientPath,
-        body: { text: 'Well done this week.' },
-        headers: { 'Idempotency-Key': RECORD_ID },
-      },
-      ddb: firstAnswer(accounts(clientAccount()), (call, command) => {
-        if (on('GetItem', 'coaching', call) && call.keys[0]?.startsWith('client#'))
-          return { Item: clientState() };
-        if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
-        if (on('UpdateItem', 'coaching', call)) throw keyUsed();
-        if (on('GetItem', 'coaching', call)) {
-          const { sk } = (command as GetCommand).input.Key as { sk: string };
-          return sk.startsWith('key#') ? { Item: { noteSk: storedNote.sk } } : { Item: storedNote };
-        }
-        return undefined;
-      }),
-      expectResult: status(201),
-    },
-    {
-      name: 'sent again with its Idempotency-Key after the assignment ended: 403, and no note is read back',
-      event: {
-        claims: coachClaims,
-        pathParameters: clientPath,
-        body: { text: 'Well done this week.' },
-        headers: { 'Idempotency-Key': RECORD_ID },
-      },
-      ddb: firstAnswer(accounts(clientAccount()), (call, command) => {
-        if (on('GetItem', 'coaching', call) && call.keys[0]?.startsWith('client#'))
-          return { Item: clientState() };
-        if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
-        if (on('UpdateItem', 'coaching', call)) throw keyUsedByAFormerCoach();
-        // The key and its note are there: only the order of the checks keeps them unread.
-        if (on('GetItem', 'coaching', call)) {
-          const { sk } = (command as GetCommand).input.Key as { sk: string };
-          return sk.startsWith('key#') ? { Item: { noteSk: storedNote.sk } } : { Item: storedNote };
-        }
-        return undefined;
-      }),
-      expectResult: status(403),
-    },
+    noteSentAgain(
+      'sent again with its Idempotency-Key: the key is there, so it reads back the note the first try stored',
+      keyUsed,
+      201,
+    ),
+    // The key and its note are there: only the order of the checks keeps them unread.
+    noteSentAgain(
+      'sent again with its Idempotency-Key after the assignment ended: 403, and no note is read back',
+      keyUsedByAFormerCoach,
+      403,
+    ),
   ],
   GetMyCoach: [
     {
