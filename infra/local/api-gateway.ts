@@ -110,6 +110,18 @@ const readBody = (req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
     req.on('error', reject);
   });
 
+/**
+ * Lambda's limit on what a synchronous invocation answers: the proxy result, serialized, at most 6 MB
+ * (AWS Lambda quotas, "Invocation payload (request and response)"). Over it the function's answer is
+ * lost and API Gateway answers 502, as the local gateway does.
+ */
+export const LAMBDA_RESPONSE_MAX_BYTES = 6 * 1024 * 1024;
+
+/** Whether a proxy result is over Lambda's limit; only an answer of over a sixth of it can be. */
+const overLambdaLimit = (result: APIGatewayProxyResult): boolean =>
+  (result.body?.length ?? 0) > LAMBDA_RESPONSE_MAX_BYTES / 6 &&
+  Buffer.byteLength(JSON.stringify(result)) > LAMBDA_RESPONSE_MAX_BYTES;
+
 const send = (
   res: ServerResponse,
   statusCode: number,
@@ -265,11 +277,11 @@ export const createLocalApiGateway = (options: LocalApiGatewayOptions) => {
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
       resourceId: route.id,
     });
-    let result: APIGatewayProxyResult;
-    try {
-      result = await (await load(route))(event);
-    } catch {
-      // A Lambda that throws surfaces as API Gateway's 502, as in the cloud.
+    const result = await load(route)
+      .then((handler) => handler(event))
+      .catch(() => undefined);
+    // A Lambda that throws, or answers more than Lambda carries, surfaces as API Gateway's 502.
+    if (!result || overLambdaLimit(result)) {
       send(res, 502, json, JSON.stringify({ message: 'Internal server error' }));
       return true;
     }

@@ -1,0 +1,73 @@
+/**
+ * The local API gateway answers as the cloud does when a function's answer is more than Lambda can
+ * carry (6 MB, the proxy result serialized): API Gateway's 502, never the answer itself. The gateway
+ * here loads a stand-in for one public route's handler, which answers a body of the size a request
+ * asks for, from a repository root of its own.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalApiGateway, LAMBDA_RESPONSE_MAX_BYTES } from '../../infra/local/api-gateway';
+import { ROUTES } from '../../lambdas/routes';
+
+const route = ROUTES.find((candidate) => candidate.id === 'InitiateSignin')!;
+/** Answers `{ "fill": "xxx…" }` with as many characters as the request's body says, or throws. */
+const STAND_IN = `export const handler = async (event) => {
+  const size = Number(event.body);
+  if (!Number.isFinite(size)) throw new Error('no size');
+  return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fill: 'x'.repeat(size) }) };
+};
+`;
+
+let root: string;
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'local-gateway-limits-'));
+  // Plain JavaScript, in the file the gateway loads for the route.
+  const entry = join(root, route.entry);
+  mkdirSync(dirname(entry), { recursive: true });
+  writeFileSync(entry, STAND_IN);
+  const api = createLocalApiGateway({
+    repositoryRoot: root,
+    issuer: 'http://127.0.0.1:1/local',
+    jwksUri: 'http://127.0.0.1:1/local/.well-known/jwks.json',
+  });
+  server = createServer((req, res) => {
+    void api.handle(req, res).then((handled) => {
+      if (!handled) res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((closed) => server.close(closed));
+  rmSync(root, { recursive: true, force: true });
+});
+
+const ask = (size: number | string) =>
+  fetch(`${base}${route.path}`, { method: route.method, body: String(size) });
+
+describe("a function's answer over Lambda's 6 MB", () => {
+  it("is API Gateway's 502, while an answer just under it goes through whole", async () => {
+    // The serialized proxy result adds the status, the headers and the body's quotes and escapes.
+    const under = await ask(LAMBDA_RESPONSE_MAX_BYTES - 1024);
+    expect(under.status).toBe(200);
+    expect(((await under.json()) as { fill: string }).fill).toHaveLength(LAMBDA_RESPONSE_MAX_BYTES - 1024);
+
+    const over = await ask(LAMBDA_RESPONSE_MAX_BYTES);
+    expect(over.status).toBe(502);
+    expect(await over.json()).toEqual({ message: 'Internal server error' });
+  });
+
+  it('is the same 502 as a function that throws', async () => {
+    const thrown = await ask('not a size');
+    expect(thrown.status).toBe(502);
+    expect(await thrown.json()).toEqual({ message: 'Internal server error' });
+  });
+});
