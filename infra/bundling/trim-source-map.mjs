@@ -9,12 +9,8 @@
  * position without a segment of its own takes the nearest segment before it, which would otherwise be
  * a line of our code.
  *
- * Run by every function's bundling (`BUNDLING.commandHooks` in infra/constructs/app-function.ts):
- * `node infra/bundling/trim-source-map.mjs <dir>/index.mjs.map`, which rewrites the file in place.
- * Plain JavaScript, so the hook needs no TypeScript loader.
+ * Run by every function's bundling, through `after-bundling.mjs`, which rewrites the map in place.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { decode, encode } from '@jridgewell/sourcemap-codec';
 
 /**
@@ -98,13 +94,4 @@ export function trimSourceMap(map) {
     names,
     mappings: encode(mappings),
   };
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const file = process.argv[2];
-  if (!file) throw new Error('Usage: node infra/bundling/trim-source-map.mjs <file.map>');
-  /** @type {unknown} */
-  const parsed = JSON.parse(readFileSync(file, 'utf8'));
-  const map = /** @type {SourceMap} */ (parsed);
-  writeFileSync(file, JSON.stringify(trimSourceMap(map)));
 }

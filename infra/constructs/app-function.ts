@@ -37,8 +37,35 @@ export const NEVER_LOADED_IN_LAMBDA = [
   '@smithy/core/event-streams',
 ] as const;
 
-/** Keeps a bundle's source map to the project's own sources (run after esbuild, in place). */
-const TRIM_SOURCE_MAP = join(REPO_ROOT, 'infra', 'bundling', 'trim-source-map.mjs');
+/**
+ * Packages a function imports only when a request needs them (a dynamic `import()`), and which are big
+ * enough to matter at a cold start: left out of the function's bundle, and built beside it as a package
+ * of its own in the function's `node_modules`, so that Node neither parses nor maps them when the
+ * function starts (docs/decisions/055-cold-starts.md). SimpleWebAuthn with its ASN.1/X.509 dependencies
+ * is about half of each WebAuthn function's code; a request refused before its ceremony never loads it.
+ */
+export const LOADED_ON_DEMAND = ['@simplewebauthn/server'] as const;
+
+/** The build settings the bundles and the packages loaded on demand share. */
+const TARGET = 'node22';
+// The ES module builds (the SDK's dist-es), which esbuild can tree-shake; CommonJS only as a fallback.
+const MAIN_FIELDS = ['module', 'main'];
+// ESM output still meets CommonJS dependencies that call `require` for Node built-ins.
+const BANNER =
+  "import { createRequire as topLevelCreateRequire } from 'node:module'; const require = topLevelCreateRequire(import.meta.url);";
+
+/**
+ * How `infra/bundling/build-on-demand.mjs` builds a package of LOADED_ON_DEMAND (esbuild's options):
+ * as the bundles are built, without a source map (a frame inside it names the package's file).
+ */
+export const ON_DEMAND_BUILD = {
+  platform: 'node',
+  format: 'esm',
+  target: TARGET,
+  minify: true,
+  mainFields: MAIN_FIELDS,
+  banner: { js: BANNER },
+} as const;
 
 /**
  * How every Lambda is bundled. `bin/measure-infra.ts` reports the size and cold import time of exactly
@@ -49,25 +76,25 @@ export const BUNDLING = {
   sourceMap: true,
   // Stack traces map back to file and line; embedding the sources would only add weight.
   sourcesContent: false,
-  target: 'node22',
+  target: TARGET,
   format: OutputFormat.ESM,
-  // The ES module builds (the SDK's dist-es), which esbuild can tree-shake; CommonJS only as a fallback.
-  mainFields: ['module', 'main'],
-  // ESM output still meets CommonJS dependencies that call `require` for Node built-ins.
-  banner:
-    "import { createRequire as topLevelCreateRequire } from 'node:module'; const require = topLevelCreateRequire(import.meta.url);",
+  mainFields: MAIN_FIELDS,
+  banner: BANNER,
   // The AWS SDK is bundled, tree-shaken, with the function (055-cold-starts.md): loading the runtime's
   // copy took about 110 ms of every cold start, and its version is whatever the runtime ships that day.
   bundleAwsSDK: true,
-  externalModules: [...NEVER_LOADED_IN_LAMBDA],
+  externalModules: [...NEVER_LOADED_IN_LAMBDA, ...LOADED_ON_DEMAND],
   // Synth must work offline with no Docker: the esbuild in node_modules does the bundling.
   forceDockerBundling: false,
-  // Node parses the map at every cold start: only our own code's share is kept (055-cold-starts.md).
+  // After esbuild (055-cold-starts.md): the packages loaded on demand are built beside the bundle, and
+  // the bundle's source map keeps only our own code's share, since Node parses it at every cold start.
   commandHooks: {
     beforeBundling: () => [],
     beforeInstall: () => [],
     afterBundling: (_inputDir: string, outputDir: string) => [
-      `"${process.execPath}" "${TRIM_SOURCE_MAP}" "${join(outputDir, 'index.mjs.map')}"`,
+      `"${process.execPath}" "${join(REPO_ROOT, 'infra', 'bundling', 'after-bundling.mjs')}" "${outputDir}" ${Buffer.from(
+        JSON.stringify({ packages: LOADED_ON_DEMAND, options: ON_DEMAND_BUILD }),
+      ).toString('base64url')}`,
     ],
   },
 } as const satisfies BundlingOptions;

@@ -90,10 +90,10 @@ describe('trimming a bundle source map', () => {
 
     // As the bundling hook runs it: the file rewritten in place.
     const hook = BUNDLING.commandHooks.afterBundling(dir, join(dir, 'out'));
-    expect(hook).toHaveLength(1);
-    const [command = ''] = hook;
-    expect(command).toContain('trim-source-map.mjs');
-    expect(spawnSync('sh', ['-c', command], { encoding: 'utf8' }).status).toBe(0);
+    expect(hook).toEqual([expect.stringContaining('after-bundling.mjs')]);
+    for (const command of hook) {
+      expect(spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: 60_000 }).status).toBe(0);
+    }
 
     const after = readMap();
     expect([...after.sources].sort()).toEqual(['../entry.ts', '../node_modules/loud', '../ours.ts']);
