@@ -25,6 +25,7 @@ import { gzipSync } from 'node:zlib';
 import { ROUTES, TRIGGERS, type FunctionDefinition } from '../lambdas/routes';
 import { stackNameFor } from '../infra/stacks/stage-config';
 import { LOADED_ON_DEMAND } from '../infra/constructs/app-function';
+import { importedBy } from '../infra/bundling/build-on-demand.mjs';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CDK_BIN = join(REPO_ROOT, 'node_modules', '.bin', 'cdk');
@@ -83,17 +84,19 @@ interface BundleSize {
   readonly bytes: number;
   readonly gzipBytes: number;
   readonly mapBytes: number;
-  /** The packages built beside the bundle, loaded on demand (LOADED_ON_DEMAND), with their sizes. */
+  /**
+   * The packages of LOADED_ON_DEMAND the bundle imports, each with the size of its build beside the
+   * bundle (0 when it is missing there: loading it then fails the measurement).
+   */
   readonly onDemand: readonly { readonly name: string; readonly bytes: number; readonly gzipBytes: number }[];
 }
 
-/** The packages of LOADED_ON_DEMAND built beside a bundle in `folder`, with their sizes. */
-const onDemandIn = (folder: string): BundleSize['onDemand'] =>
-  LOADED_ON_DEMAND.flatMap((name) => {
+/** The packages of LOADED_ON_DEMAND the bundle `code` in `folder` imports, with their sizes beside it. */
+const onDemandIn = (folder: string, code: string): BundleSize['onDemand'] =>
+  importedBy(code, LOADED_ON_DEMAND).map((name) => {
     const file = join(folder, 'node_modules', ...name.split('/'), 'index.mjs');
-    if (!existsSync(file)) return [];
-    const code = readFileSync(file);
-    return [{ name, bytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length }];
+    const built = existsSync(file) ? readFileSync(file) : Buffer.alloc(0);
+    return { name, bytes: built.length, gzipBytes: built.length && gzipSync(built, { level: 9 }).length };
   });
 
 function bundleSizes(outdir: string): BundleSize[] {
@@ -122,7 +125,7 @@ function bundleSizes(outdir: string): BundleSize[] {
       bytes: code.length,
       gzipBytes: gzipSync(code, { level: 9 }).length,
       mapBytes: existsSync(map) ? statSync(map).size : 0,
-      onDemand: onDemandIn(join(outdir, assetPath)),
+      onDemand: onDemandIn(join(outdir, assetPath), code.toString('utf8')),
     });
   }
   return sizes.sort((a, b) => a.entry.localeCompare(b.entry));

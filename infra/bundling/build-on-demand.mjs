@@ -19,14 +19,35 @@ import { fileURLToPath } from 'node:url';
 /** The repository, where the packages are installed. */
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** What a built package depends on: its name, the options, every installed version and this script. */
-const cacheKey = (/** @type {string} */ name, /** @type {import('esbuild').BuildOptions} */ options) =>
-  createHash('sha256')
+/**
+ * What a built package depends on: its name, the options, this script and the packages installed, as
+ * npm records the tree it installed (`node_modules/.package-lock.json`), not as the lockfile asks: a
+ * lockfile pulled before `npm install` must not file the old build under the new versions.
+ */
+const cacheKey = (/** @type {string} */ name, /** @type {import('esbuild').BuildOptions} */ options) => {
+  const installed = join(REPO_ROOT, 'node_modules', '.package-lock.json');
+  return createHash('sha256')
     .update(JSON.stringify({ name, options }))
-    .update(readFileSync(join(REPO_ROOT, 'package-lock.json')))
+    .update(readFileSync(existsSync(installed) ? installed : join(REPO_ROOT, 'package-lock.json')))
     .update(readFileSync(fileURLToPath(import.meta.url)))
     .digest('hex')
     .slice(0, 32);
+};
+
+/**
+ * The packages of `packages` the bundle imports, as esbuild leaves an external import. A subpath of
+ * one (`name/helpers`) is refused: the package is built beside the bundle whole, from its main entry,
+ * so a subpath would not resolve there, and would fail only in AWS.
+ */
+export const importedBy = (/** @type {string} */ bundle, /** @type {readonly string[]} */ packages) =>
+  packages.filter((name) => {
+    if (bundle.includes(`"${name}/`)) {
+      throw new Error(
+        `The bundle imports a subpath of ${name}, which is loaded on demand: import "${name}" itself`,
+      );
+    }
+    return bundle.includes(`"${name}"`);
+  });
 
 /**
  * Builds each package of `packages` that the bundle in `folder` imports into that folder's
@@ -41,8 +62,7 @@ export async function buildOnDemand(folder, packages, options) {
   const bundle = readFileSync(join(folder, 'index.mjs'), 'utf8');
   /** @type {string[]} */
   const built = [];
-  for (const name of packages) {
-    if (!bundle.includes(`"${name}"`)) continue;
+  for (const name of importedBy(bundle, packages)) {
     const cached = join(REPO_ROOT, 'node_modules', '.cache', 'on-demand', cacheKey(name, options));
     if (!existsSync(cached)) {
       const building = `${cached}.${process.pid}`;
@@ -61,9 +81,13 @@ export async function buildOnDemand(folder, packages, options) {
         join(building, 'package.json'),
         `${JSON.stringify({ name, private: true, type: 'module', exports: './index.mjs' })}\n`,
       );
-      // Whole or not at all, should two synths build it at once.
-      if (existsSync(cached)) rmSync(building, { recursive: true, force: true });
-      else renameSync(building, cached);
+      // Whole or not at all: should two synths build it at once, the first one's stays.
+      try {
+        renameSync(building, cached);
+      } catch {
+        rmSync(building, { recursive: true, force: true });
+        if (!existsSync(cached)) throw new Error(`Could not store the build of ${name} in ${cached}`);
+      }
     }
     cpSync(cached, join(folder, 'node_modules', ...name.split('/')), { recursive: true });
     built.push(name);

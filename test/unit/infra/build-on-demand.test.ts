@@ -107,6 +107,24 @@ describe('packages loaded on demand', () => {
     ).resolves.toMatchObject({ verified: false });
   });
 
+  it('refuse a bundle that imports a subpath of one, which the build beside it would not have', () => {
+    const folder = join(root, 'subpath');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, 'index.mjs'),
+      'export const handler = () => import("@simplewebauthn/server/helpers");\n',
+    );
+    writeFileSync(
+      join(folder, 'index.mjs.map'),
+      JSON.stringify({ version: 3, sources: [], names: [], mappings: '' }),
+    );
+    const [command = ''] = BUNDLING.commandHooks.afterBundling(folder, folder);
+    const ran = spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: 60_000 });
+    expect(ran.status).not.toBe(0);
+    expect(ran.stderr).toContain('imports a subpath of @simplewebauthn/server');
+    expect(existsSync(join(folder, 'node_modules'))).toBe(false);
+  });
+
   it('are not built beside a bundle that never imports them', () => {
     const folder = bundleFolder('plain', 'export const handler = async () => "ok";\n');
     expect(existsSync(join(folder, 'node_modules'))).toBe(false);
