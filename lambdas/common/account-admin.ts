@@ -24,7 +24,7 @@ import {
   type AccountStatus,
 } from './repositories/accounts';
 import { countsUpdateItem, statusDelta } from './repositories/directory';
-import { transactWrite } from './transactions';
+import { conditionFailedAt, transactWrite } from './transactions';
 
 export const targetAccount = async (userId: string | undefined): Promise<AccountRecord> => {
   const account = userId ? await getAccount(userId) : undefined;
@@ -62,8 +62,7 @@ export const commitAdminChange = async (change: {
     });
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;
-    if (actorCheck.length > 0 && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed')
-      throw new Forbidden(API_MESSAGES.forbidden);
+    if (actorCheck.length > 0 && conditionFailedAt(error, 0)) throw new Forbidden(API_MESSAGES.forbidden);
     throw new Conflict(ACCOUNT_MESSAGES.changedMeanwhile);
   }
 };

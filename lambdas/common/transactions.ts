@@ -13,6 +13,11 @@ const onlyConflicted = (error: unknown): boolean => {
   return codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
 };
 
+/** Whether a cancelled transaction's item `index` failed its condition (DynamoDB reports each item). */
+export const conditionFailedAt = (error: unknown, index: number): boolean =>
+  error instanceof TransactionCanceledException &&
+  error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
+
 const TRANSACTION_ATTEMPTS = 4;
 
 /**

@@ -3,11 +3,10 @@
  * coach, this coach's last note, and the summary health writes keep up to date) and the notes.
  * Coach notes and the summary are health data: never logged.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { NOTES_SHOWN, OUT_OF_TARGET_WINDOW_DAYS, type CoachNote } from '../../../shared/coaching';
 import { ddb, type TransactItem } from '../aws';
-import { transactIf, transactWrite } from '../transactions';
+import { conditionFailedAt, transactIf, transactWrite } from '../transactions';
 import { batchGetAll } from '../batch-get';
 import { queryAttributes } from '../batch-write';
 import { tableName } from '../env';
@@ -282,10 +281,8 @@ export const putNote = async (
     });
     return note;
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const failed = (index: number) => error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
-    if (failed(0)) return undefined;
-    if (keyItem && failed(2)) return noteByKey(note.clientId, keyItem.sk);
+    if (conditionFailedAt(error, 0)) return undefined;
+    if (keyItem && conditionFailedAt(error, 2)) return noteByKey(note.clientId, keyItem.sk);
     throw error;
   }
 };
@@ -309,16 +306,21 @@ const noteOf = (item: Record<string, unknown>): CoachNote => {
   return { ...note, coachId: authorId } as CoachNote;
 };
 
+/** The Query of a client's notes, newest first, read consistently: never their keys (`sk < key#`). */
+const notesNewestFirst = (clientId: string) => ({
+  TableName: table(),
+  KeyConditionExpression: 'pk = :pk AND sk < :keys',
+  ExpressionAttributeValues: { ':pk': notesKey(clientId), ':keys': NOTE_KEYS },
+  ScanIndexForward: false,
+  ConsistentRead: true,
+});
+
 /** The client's newest notes, newest first. */
 export const listNotes = async (clientId: string): Promise<CoachNote[]> => {
   const result = await ddb.send(
     new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk AND sk < :keys',
-      ExpressionAttributeValues: { ':pk': notesKey(clientId), ':keys': NOTE_KEYS },
-      ScanIndexForward: false,
+      ...notesNewestFirst(clientId),
       Limit: NOTES_SHOWN,
-      ConsistentRead: true,
     }),
   );
   return (result.Items ?? []).map(noteOf);
@@ -331,11 +333,7 @@ export const listAllNotes = async (clientId: string): Promise<CoachNote[]> => {
   do {
     const page: QueryCommandOutput = await ddb.send(
       new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk AND sk < :keys',
-        ExpressionAttributeValues: { ':pk': notesKey(clientId), ':keys': NOTE_KEYS },
-        ScanIndexForward: false,
-        ConsistentRead: true,
+        ...notesNewestFirst(clientId),
         ...(start && { ExclusiveStartKey: start }),
       }),
     );

@@ -3,10 +3,9 @@
  * `TABLES.healthRecords`). Health data: never logged. Every function takes the caller's id and reads
  * or writes only that person's partitions; there is no Scan and no filter over other people's items.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb, type TransactItem } from '../aws';
-import { transactIf, transactWrite } from '../transactions';
+import { conditionFailedAt, transactIf, transactWrite } from '../transactions';
 import { decodeCursor, encodeCursor, type PageKey } from '../cursor';
 import { tableName } from '../env';
 import { BadRequest, Unauthorized } from '../errors';
@@ -106,9 +105,7 @@ export const putRecord = async (
   try {
     await transactWrite({ TransactItems: items });
   } catch (error) {
-    const failed = (index: number) =>
-      error instanceof TransactionCanceledException &&
-      error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
+    const failed = (index: number) => conditionFailedAt(error, index);
     if (failed(0)) throw new Unauthorized(API_MESSAGES.unauthorized);
     // The record or its reference is there already.
     if (failed(1) || failed(2)) throw new RecordExists();
