@@ -5,8 +5,8 @@ import {
   QUERY_RETRY,
   QUERY_STALE_TIME_MS,
 } from '../../../shared/constants';
-import { isRetryableError } from './api-error';
 import { retryDelay } from './retry-delay';
+import { retryRetryable } from './retry-policy';
 
 /** TanStack Query calls `retryDelay(failureCount, error)`; the backoff only needs the count. */
 const backoff = (failureCount: number) => retryDelay(failureCount);
@@ -23,13 +23,13 @@ export const createQueryClient = (): QueryClient =>
       queries: {
         staleTime: QUERY_STALE_TIME_MS,
         gcTime: QUERY_GC_TIME_MS,
-        retry: (failureCount, error) => failureCount < QUERY_RETRY && isRetryableError(error),
+        retry: retryRetryable(QUERY_RETRY),
         retryDelay: backoff,
         refetchOnWindowFocus: false,
         refetchOnMount: true,
       },
       mutations: {
-        retry: (failureCount, error) => failureCount < MUTATION_RETRY && isRetryableError(error),
+        retry: retryRetryable(MUTATION_RETRY),
         retryDelay: backoff,
       },
     },

@@ -4,9 +4,8 @@ import { formatActivationCode } from '../../../../shared/activation-code';
 import { AuthLayout } from '../../components/auth-layout';
 import { paths } from '../../config/paths';
 import type { PasskeyProof, SessionUser } from '../../lib/auth/session-user';
-import { isRetryableError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/errors';
-import { retryDelay } from '../../lib/retry-delay';
+import { withMutationRetry } from '../../lib/retry-policy';
 import type { Verification } from './api/register-passkey';
 import { CodeStep } from './code-step';
 import { PasskeyStep } from './passkey-step';
@@ -22,19 +21,12 @@ const PASSKEY_STEP = 'passkey';
 const loadVerify = () => import('./api/verify-activation');
 const preloadVerify = () => void loadVerify().catch(() => undefined);
 /**
- * Step 1's call, tried once more after SPEC section 9's backoff when it failed in a way SPEC section 8
- * calls retryable, as every mutation is (docs/decisions/023). Step 2 never is: a retry would prompt the
- * person again.
+ * Step 1's call, retried as every mutation is (once, after SPEC section 9's backoff, when it failed in a
+ * way SPEC section 8 calls retryable). Step 2 never is: a retry would prompt the person again.
  */
 const verifyWithOneRetry = async (input: { email: string; activationCode: string }) => {
   const { verifyActivation } = await loadVerify();
-  try {
-    return await verifyActivation(input);
-  } catch (error) {
-    if (!isRetryableError(error)) throw error;
-    await new Promise((wait) => setTimeout(wait, retryDelay(0)));
-    return verifyActivation(input);
-  }
+  return withMutationRetry(() => verifyActivation(input));
 };
 /** Step 2's code (WebAuthn, the registration call), fetched once the person reaches step 2. */
 const loadActivation = () => import('./api/register-passkey');
