@@ -14,7 +14,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { bulkPut, countCalls, hardLimit, seedReading, startBenchStack, type BulkItem } from './bench-support';
+import {
+  bulkPut,
+  countCalls,
+  hardLimit,
+  seedOwner,
+  seedReading,
+  startBenchStack,
+  type BulkItem,
+} from './bench-support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'warn';
@@ -164,7 +172,7 @@ try {
   for (let d = 0; d < 90; d += 1) {
     const takenAt = new Date(Date.now() - d * DAY_MS - 3_600_000).toISOString();
     await createMeasurement(
-      logger.userId,
+      seedOwner(logger.userId),
       seedReading({ type: 'glucose', value: 90 + (d % 10), context: 'fasting', takenAt }),
     );
   }

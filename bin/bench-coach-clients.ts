@@ -12,7 +12,16 @@
  */
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { bulkPut, countCalls, hardLimit, ms, seedReading, startBenchStack, timeRuns } from './bench-support';
+import {
+  bulkPut,
+  countCalls,
+  hardLimit,
+  ms,
+  seedOwner,
+  seedReading,
+  startBenchStack,
+  timeRuns,
+} from './bench-support';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'warn';
@@ -113,10 +122,13 @@ try {
       // Every third client has a high fasting glucose on day 1: outside target, Pending Review.
       const glucose = d === 1 && clientIds.indexOf(userId) % 3 === 0 ? 142 : 88 + d;
       await createMeasurement(
-        userId,
+        seedOwner(userId),
         seedReading({ type: 'glucose', value: glucose, context: 'fasting', takenAt }),
       );
-      await createMeasurement(userId, seedReading({ type: 'weight', value: 70 + (d % 3), takenAt }));
+      await createMeasurement(
+        seedOwner(userId),
+        seedReading({ type: 'weight', value: 70 + (d % 3), takenAt }),
+      );
     }
   });
   const readings = history.length / 2 + clientIds.length * RECENT_DAYS * 2;

@@ -4,6 +4,8 @@
  */
 import type { BatchWriteCommandOutput, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
+import type { RecordOwner } from '../lambdas/common/repositories/health-records';
+import { activeAccountCheckItem } from '../lambdas/common/repositories/accounts';
 import { createMeasurementRequestSchema } from '../shared/health-schemas';
 
 /** Ends the process with an error when the benchmark runs longer than `ms`. */
@@ -79,6 +81,12 @@ export const seedReading = (body: Record<string, unknown>) => {
   if (!parsed.success) throw new Error(`Bad seed reading: ${parsed.error.issues[0]?.message}`);
   return parsed.data;
 };
+
+/** A seeder writing a person's records through the create path: it has no session, so it checks the account is active. */
+export const seedOwner = (userId: string): RecordOwner => ({
+  userId,
+  check: activeAccountCheckItem(userId),
+});
 
 /** An item for `bulkPut`: the table's name and the item as the write paths store it. */
 export interface BulkItem {

@@ -461,8 +461,8 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     auth: 'user',
     entry: 'lambdas/api/measurements/create-measurement.ts',
     // One transaction puts the measurement and its reference (both conditional: never overwrites)
-    // and updates the client's coaching summary, only while the caller's account is active (an erase
-    // begun since the session check cancels it).
+    // and updates the client's coaching summary, only while the caller's session still passes the
+    // session check (a disable, erase, recovery or sign-out since the check cancels it).
     // Sent again with its Idempotency-Key, it reads the record the first one stored (decision 061).
     tables: {
       healthRecords: [{ actions: ['PutItem', 'GetItem'] }],
@@ -489,10 +489,12 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     auth: 'user',
     entry: 'lambdas/api/measurements/delete-measurement.ts',
     // Reads the caller's reference to the id, then deletes it and the measurement in one transaction,
-    // which takes a reading outside target out of the coaching summary's counter.
+    // which takes a reading outside target out of the coaching summary's counter, under the same
+    // session check as the create's.
     tables: {
       healthRecords: [{ actions: ['GetItem', 'DeleteItem'] }],
       coaching: [{ actions: ['UpdateItem'], keys: ['client#*'] }],
+      accounts: [{ actions: ['ConditionCheckItem'] }],
     },
     cognitoActions: [],
   },
@@ -527,7 +529,11 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     path: '/v1/logs/{logId}',
     auth: 'user',
     entry: 'lambdas/api/logs/delete-log.ts',
-    tables: { healthRecords: [{ actions: ['GetItem', 'DeleteItem'] }] },
+    // As DeleteMeasurement's (a log counts in no counter).
+    tables: {
+      healthRecords: [{ actions: ['GetItem', 'DeleteItem'] }],
+      accounts: [{ actions: ['ConditionCheckItem'] }],
+    },
     cognitoActions: [],
   },
   {
@@ -557,7 +563,8 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
       // Both people must have completed activation (a profile).
       profiles: [{ actions: ['BatchGetItem'] }],
       // Reads the client's state; one transaction sets the coach and writes the audit event, only
-      // while both accounts still hold their roles (checked in it; read again when it fails).
+      // while both accounts still hold their roles and the acting admin is still an active admin
+      // (checked in it; read again when it fails).
       accounts: [{ actions: ['ConditionCheckItem'] }],
       coaching: [{ actions: ['GetItem', 'UpdateItem'], keys: ['client#*'] }],
       auditEvents: [{ actions: ['PutItem'] }],
@@ -613,8 +620,8 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     path: '/v1/coach/clients/{userId}/measurements',
     auth: 'coach',
     entry: 'lambdas/api/coach/list-client-measurements.ts',
-    // Whether the caller is this client's coach (read first; checked again, with the client's roles,
-    // in the transaction that records the read: lambdas/common/coaching.ts).
+    // Whether the caller is this client's coach (read first; checked again, with the client's roles
+    // and the coach's session, in the transaction that records the read: lambdas/common/coaching.ts).
     tables: {
       coaching: [{ actions: ['GetItem', 'ConditionCheckItem'], keys: ['client#*'] }],
       accounts: [{ actions: ['ConditionCheckItem'] }],
@@ -672,6 +679,8 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
         // The note and its idempotency key; sent again with the key, it reads both back (decision 061).
         { actions: ['PutItem', 'GetItem'], keys: ['notes#*'] },
       ],
+      // The transaction commits only while the coach's session still passes the session check.
+      accounts: [{ actions: ['ConditionCheckItem'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
     cognitoActions: [],

@@ -23,7 +23,7 @@ import { ddb, type TransactItem } from './aws';
 import { tableName } from './env';
 import { ServiceUnavailable } from './errors';
 import { logger } from './logger';
-import { transactWrite } from './transactions';
+import { conditionFailedAt, transactWrite } from './transactions';
 
 /** Where a request came from: API Gateway's socket address (never a header) and the user agent. */
 export interface RequestOrigin {
@@ -89,9 +89,13 @@ export interface RecordAuditOptions {
   readonly message?: string;
   /**
    * Conditions the event is committed with, in one transaction (condition checks on other items): it
-   * is written only while they all hold, and when one does not the request answers `refused()`.
+   * is written only while they all hold, and when one does not the request answers `refused(failed)`,
+   * `failed` telling which of `checks` (by index) no longer held.
    */
-  readonly onlyIf?: { readonly checks: readonly TransactItem[]; readonly refused: () => Error };
+  readonly onlyIf?: {
+    readonly checks: readonly TransactItem[];
+    readonly refused: (failed: (index: number) => boolean) => Error;
+  };
 }
 
 /** Whether a transaction was cancelled by a failed condition among its items from `first` on. */
@@ -114,7 +118,8 @@ export const recordAudit = async (
     if (onlyIf) await transactWrite({ TransactItems: [{ Put: put }, ...onlyIf.checks] });
     else await ddb.send(new PutCommand(put));
   } catch (error) {
-    if (onlyIf && conditionFailedFrom(error, 1)) throw onlyIf.refused();
+    if (onlyIf && conditionFailedFrom(error, 1))
+      throw onlyIf.refused((index) => conditionFailedAt(error, index + 1));
     logger.error('audit write failed', {
       type: record.type,
       errorName: error instanceof Error ? error.name : typeof error,

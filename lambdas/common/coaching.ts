@@ -5,10 +5,11 @@
  */
 import type { AuditDetailValue } from '../../shared/audit';
 import { COACHING_MESSAGES, type Person } from '../../shared/coaching';
+import { API_MESSAGES } from '../../shared/messages';
 import { canonicalRoles } from '../../shared/roles';
 import { userIdSchema } from '../../shared/schemas';
 import { auditTransactItem, originOf, recordAudit, type RequestOrigin } from './audit';
-import { Conflict, Forbidden } from './errors';
+import { Conflict, Forbidden, Unauthorized } from './errors';
 import type { Caller } from './http';
 import { getAccountGate, holdsRoleCheckItem } from './repositories/accounts';
 import {
@@ -20,6 +21,7 @@ import {
   unassignItem,
 } from './repositories/coaching';
 import { getProfileNames, personOf, type ProfileNames } from './repositories/profiles';
+import { callerSessionCheckItem } from './session';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { TransactItem } from './aws';
 
@@ -117,24 +119,32 @@ export const unassignCoachOf = async (
 
 /**
  * Records that the coach read a client's data, after the read and before it is answered: committed
- * only while the caller is still the client's coach and the client still in `users`, so a read that an
- * unassignment, a role change or an erase overtook is refused with 403 (and leaves no event), and every
- * read answered happened while the coaching held. 503 when the event cannot be written otherwise.
- * Details name what was read and how much, never a value.
+ * only while the caller's session still passes the session check (else 401: a disable, delete, role
+ * change or sign-out overtook the read), the caller is still the client's coach and the client still
+ * in `users` (else 403: an unassignment, a role change or an erase overtook it). A refused read
+ * leaves no event, and every read answered happened while the coaching and the coach's session held.
+ * 503 when the event cannot be written otherwise. Details name what was read and how much, never a value.
  */
 export const recordClientRead = (
   event: APIGatewayProxyEvent,
-  coachId: string,
+  coach: Caller,
   clientId: string,
   details: Record<string, AuditDetailValue>,
 ): Promise<void> =>
   recordAudit(
     originOf(event),
-    { type: 'client.data.read', actorId: coachId, subjectId: clientId, details },
+    { type: 'client.data.read', actorId: coach.sub, subjectId: clientId, details },
     {
       onlyIf: {
-        checks: [coachOfCheckItem(clientId, coachId), holdsRoleCheckItem(clientId, 'users')],
-        refused: () => new Forbidden(COACHING_MESSAGES.notYourClient),
+        checks: [
+          callerSessionCheckItem(coach),
+          coachOfCheckItem(clientId, coach.sub),
+          holdsRoleCheckItem(clientId, 'users'),
+        ],
+        refused: (failed) =>
+          failed(0)
+            ? new Unauthorized(API_MESSAGES.unauthorized)
+            : new Forbidden(COACHING_MESSAGES.notYourClient),
       },
     },
   );

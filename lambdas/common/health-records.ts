@@ -1,6 +1,7 @@
 /**
  * The measurement and log verbs the route handlers share: each handler parses with its shared schema,
- * then calls one of these with the caller's id from the verified token, never an id from the request.
+ * then calls one of these for the caller (`ownerOf`: the id from the verified token, never an id from
+ * the request, and the caller's session, which each write is checked against again as it commits).
  */
 import { randomUUID } from 'node:crypto';
 import { isUuid } from '../../shared/constants';
@@ -14,12 +15,21 @@ import {
   putRecord,
   RecordExists,
   type RecordCategory,
+  type RecordOwner,
   type RecordPage,
   type RecordQuery,
 } from './repositories/health-records';
 import { API_MESSAGES } from '../../shared/messages';
 import { Conflict, NotFound } from './errors';
+import type { Caller } from './http';
+import { callerSessionCheckItem } from './session';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
+
+/** The caller as the owner of the records they write: their id, and their session as each write checks it. */
+export const ownerOf = (caller: Caller): RecordOwner => ({
+  userId: caller.sub,
+  check: callerSessionCheckItem(caller),
+});
 
 /** The ids of records are UUIDs; anything else cannot be one of the caller's. */
 export const isRecordId = (id: string | undefined): id is string => isUuid(id);
@@ -56,10 +66,11 @@ const storeOnce = async <T>(
  * create's idempotency key when it came with one.
  */
 export const createMeasurement = async (
-  userId: string,
+  owner: RecordOwner,
   input: NewMeasurement,
   id: string = randomUUID(),
 ): Promise<Measurement> => {
+  const { userId } = owner;
   const now = new Date();
   const measurement: Measurement = {
     measurementId: id,
@@ -78,8 +89,8 @@ export const createMeasurement = async (
     () =>
       putRecord(
         'M',
+        owner,
         {
-          userId,
           id,
           subtype: input.type,
           at: input.takenAt,
@@ -94,10 +105,11 @@ export const createMeasurement = async (
 
 /** Stores the log and the coaching summary's last entry; `id` as for a measurement. */
 export const createLog = async (
-  userId: string,
+  owner: RecordOwner,
   input: NewLog,
   id: string = randomUUID(),
 ): Promise<HealthLog> => {
+  const { userId } = owner;
   const now = new Date();
   const log = { logId: id, userId, ...input, createdAt: now.toISOString() };
   return storeOnce(
@@ -106,7 +118,7 @@ export const createLog = async (
     id,
     log,
     () =>
-      putRecord('L', { userId, id, subtype: input.kind, at: logTime(input), item: log }, [
+      putRecord('L', owner, { id, subtype: input.kind, at: logTime(input), item: log }, [
         entrySummaryItem(userId, now),
       ]),
     HEALTH_MESSAGES.logNotFound,

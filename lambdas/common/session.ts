@@ -17,7 +17,8 @@ import {
 } from '../../shared/session-policy';
 import { Unauthorized } from './errors';
 import type { Caller } from './http';
-import { getAccountGate, isSignedOut } from './repositories/accounts';
+import type { TransactItem } from './aws';
+import { getAccountGate, isSignedOut, sessionCheckItem, type WritingSession } from './repositories/accounts';
 
 export interface SessionClaims {
   readonly sub: string;
@@ -52,6 +53,21 @@ export const sessionOutlivedBy = (authTime: number): number =>
   authTime +
   REFRESH_TOKEN_VALIDITY_DAYS * 86_400 +
   Math.max(ID_TOKEN_VALIDITY_MINUTES, ACCESS_TOKEN_VALIDITY_MINUTES) * 60;
+
+/** The caller's session, as a write's transaction checks it again (`sessionCheckItem`). */
+export const writingSessionOf = (caller: Caller): WritingSession => ({
+  authTime: caller.authTime,
+  originJti: caller.originJti,
+  outlivedBy: sessionOutlivedBy(caller.authTime),
+});
+
+/**
+ * Transaction item for a write made on the caller's behalf: it commits only while the caller's session
+ * still passes the session check, so a disable, delete, role change or sign-out that commits after the
+ * request was checked cancels the write (its failure is the session check's 401).
+ */
+export const callerSessionCheckItem = (caller: Caller): TransactItem =>
+  sessionCheckItem(caller.sub, writingSessionOf(caller));
 
 /**
  * Adding or removing a passkey, deleting the account and issuing a recovery code need a sign-in (`auth_time`) within the

@@ -928,6 +928,56 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     expect(await traces({ userId: person.userId, email: 'late-reading@example.com' })).toEqual([]);
   });
 
+  describe('a session signed out everywhere while a write of it is under way', () => {
+    const signOutEverywhere = async (idToken: string) =>
+      expect((await api('POST', '/v1/users/me/sign-out', idToken, { everywhere: true })).status).toBe(204);
+    const readingsOf = async (idToken: string) =>
+      (await api<{ items: { measurementId: string }[] }>('GET', '/v1/measurements', idToken)).body.items;
+
+    it('stores no reading: 401, and the new session finds none', async () => {
+      const person = await activatedPerson('late-writer@example.com');
+      const race = await interleave('TransactWriteItemsCommand', `${person.userId}#M`, () =>
+        signOutEverywhere(person.idToken ?? ''),
+      );
+      try {
+        const reading = await api('POST', '/v1/measurements', person.idToken, {
+          type: 'weight',
+          value: 70,
+          takenAt: new Date().toISOString(),
+        });
+        expect(race.fired()).toBe(true);
+        expect(reading).toMatchObject({ status: 401, body: { message: API_MESSAGES.unauthorized } });
+      } finally {
+        race.remove();
+      }
+      const again = await world.http.signIn(person.authenticator);
+      expect(await readingsOf(again.idToken ?? '')).toEqual([]);
+    });
+
+    it('deletes no reading: 401, and the new session still has it', async () => {
+      const person = await activatedPerson('late-deleter@example.com');
+      const stored = await api<{ measurementId: string }>('POST', '/v1/measurements', person.idToken, {
+        type: 'weight',
+        value: 70,
+        takenAt: new Date().toISOString(),
+      });
+      expect(stored.status).toBe(201);
+      const id = stored.body.measurementId;
+      const race = await interleave('TransactWriteItemsCommand', id, () =>
+        signOutEverywhere(person.idToken ?? ''),
+      );
+      try {
+        const deleted = await api('DELETE', `/v1/measurements/${id}`, person.idToken);
+        expect(race.fired()).toBe(true);
+        expect(deleted).toMatchObject({ status: 401, body: { message: API_MESSAGES.unauthorized } });
+      } finally {
+        race.remove();
+      }
+      const again = await world.http.signIn(person.authenticator);
+      expect((await readingsOf(again.idToken ?? '')).map((reading) => reading.measurementId)).toEqual([id]);
+    });
+  });
+
   it("unassigns a deleted coach's clients, who keep their records", async () => {
     const invite = await api<{ activationCode: string }>(
       'POST',

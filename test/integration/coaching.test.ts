@@ -808,3 +808,126 @@ describe('a role change', () => {
     ).toEqual([]);
   });
 });
+
+describe('an access that ends while a request is under way', () => {
+  /** A new person with `roles`, invited by the admin and activated. */
+  const newPerson = async (email: string, roles: string[]): Promise<Person> => {
+    const invite = await call<{ activationCode: string }>(
+      world.admin,
+      'POST',
+      '/internal/v1/admin/invitations',
+      { email, roles },
+    );
+    expect(invite.status).toBe(201);
+    const activated = await world.http.activate(email, invite.body.activationCode);
+    return { email, userId: activated.userId, idToken: activated.idToken ?? '' };
+  };
+  /** A new client and a new coach of theirs. */
+  const newCoaching = async (name: string) => {
+    const client = await newPerson(`client.${name}@example.com`, ['users']);
+    const coach = await newPerson(`coach.${name}@example.com`, ['coaches']);
+    expect((await assign(client.userId, coach.userId)).status).toBe(200);
+    return { client, coach };
+  };
+  const disable = (person: Person, as: Person = world.admin) =>
+    call(as, 'POST', `/internal/v1/admin/users/${person.userId}/disable`);
+  const eventsBy = async (actorId: string, type: string) =>
+    (await auditOf()).filter((event) => event.actorId === actorId && event.type === type);
+
+  it("shows a coach disabled during the read nothing of the client's data, and records no read", async () => {
+    const { client, coach } = await newCoaching('disabled-reader');
+    expect(
+      (await call(client, 'POST', '/v1/measurements', { type: 'weight', value: 71, takenAt: minutesAgo(5) }))
+        .status,
+    ).toBe(201);
+    // The read passed the session check and is reading the client's measurements when the coach is disabled.
+    const race = await interleave('QueryCommand', `${client.userId}#M`, async () => {
+      expect((await disable(coach)).status).toBe(200);
+    });
+    try {
+      const read = await call(coach, 'GET', `/v1/coach/clients/${client.userId}/measurements`);
+      expect(race.fired()).toBe(true);
+      expect(read).toMatchObject({ status: 401, body: { message: API_MESSAGES.unauthorized } });
+      expect(JSON.stringify(read.body)).not.toContain('71');
+    } finally {
+      race.remove();
+    }
+    expect(await eventsBy(coach.userId, 'client.data.read')).toEqual([]);
+  });
+
+  it('stores no note of a coach who signed out everywhere while it was being sent', async () => {
+    const { client, coach } = await newCoaching('signed-out-writer');
+    const before = await coachingItems();
+    // The note passed the session check; the coach signs out everywhere (another device) before it commits.
+    const race = await interleave('TransactWriteItemsCommand', 'note.created', async () => {
+      expect((await call(coach, 'POST', '/v1/users/me/sign-out', { everywhere: true })).status).toBe(204);
+    });
+    try {
+      const sent = await call(coach, 'POST', `/v1/coach/clients/${client.userId}/notes`, {
+        text: 'Late note',
+      });
+      expect(race.fired()).toBe(true);
+      expect(sent).toMatchObject({ status: 401, body: { message: API_MESSAGES.unauthorized } });
+    } finally {
+      race.remove();
+    }
+    expect(await coachingItems()).toEqual(before);
+    expect(await eventsBy(coach.userId, 'note.created')).toEqual([]);
+  });
+
+  it('refuses the note of a coach disabled while it was being sent', async () => {
+    const { client, coach } = await newCoaching('disabled-writer');
+    const race = await interleave('TransactWriteItemsCommand', 'note.created', async () => {
+      expect((await disable(coach)).status).toBe(200);
+    });
+    try {
+      const sent = await call(coach, 'POST', `/v1/coach/clients/${client.userId}/notes`, {
+        text: 'Late note',
+      });
+      expect(race.fired()).toBe(true);
+      expect(sent).toMatchObject({ status: 401 });
+    } finally {
+      race.remove();
+    }
+    expect((await call(client, 'GET', '/v1/users/me/coach')).body).toMatchObject({ notes: [] });
+  });
+
+  it('refuses an assignment whose admin was disabled after the session check (403), and assigns nothing', async () => {
+    const admin2 = await newPerson('admin.two@example.com', ['admins']);
+    const client = await newPerson('client.unassigned@example.com', ['users']);
+    const coach = await newPerson('coach.unassigned@example.com', ['coaches']);
+    // Admin 2's assignment has read the groups; the first admin disables admin 2 before it commits.
+    const race = await interleave('TransactWriteItemsCommand', 'coach.assigned', async () => {
+      expect((await disable(admin2)).status).toBe(200);
+    });
+    try {
+      expect(await assign(client.userId, coach.userId, admin2)).toMatchObject({
+        status: 403,
+        body: { message: API_MESSAGES.forbidden },
+      });
+    } finally {
+      race.remove();
+    }
+    expect(race.fired()).toBe(true);
+    expect(await call(client, 'GET', '/v1/users/me/coach')).toMatchObject({
+      status: 200,
+      body: { coach: null },
+    });
+    expect(await eventsBy(admin2.userId, 'coach.assigned')).toEqual([]);
+  });
+
+  it('lets an admin who coaches too take a client, and a client who is an admin too be given a coach', async () => {
+    const coachingAdmin = await newPerson('admin.coach@example.com', ['admins', 'coaches']);
+    const client = await newPerson('client.of-admin@example.com', ['users']);
+    expect(await assign(client.userId, coachingAdmin.userId, coachingAdmin)).toMatchObject({
+      status: 200,
+      body: { userId: client.userId, coachId: coachingAdmin.userId },
+    });
+    const clientAdmin = await newPerson('admin.client@example.com', ['admins', 'users']);
+    const coach = await newPerson('coach.of-admin@example.com', ['coaches']);
+    expect(await assign(clientAdmin.userId, coach.userId, clientAdmin)).toMatchObject({ status: 200 });
+    expect((await call(clientAdmin, 'GET', '/v1/users/me/coach')).body).toMatchObject({
+      coach: { userId: coach.userId },
+    });
+  });
+});

@@ -3,15 +3,19 @@
  * Both are checked against Cognito's groups and the activated profiles, never against the request:
  * the client must be an activated member of `users`, the coach an activated member of `coaches`. The
  * assignment commits only while their accounts still hold those roles, so it cannot land after a role
- * change that ended the coaching (docs/decisions/042-coaching-and-audit.md).
+ * change that ended the coaching (docs/decisions/042-coaching-and-audit.md), and only while the acting
+ * admin is still an active admin, as every admin change (`commitAdminChange`): an admin disabled or
+ * demoted after the session check cannot give a coach a client's data (403).
  */
 import { assignCoachRequestSchema, COACHING_MESSAGES } from '../../../shared/coaching';
+import type { RoleGroup } from '../../../shared/constants';
+import { API_MESSAGES } from '../../../shared/messages';
 import { userIdSchema } from '../../../shared/schemas';
 import { auditTransactItem, originOf } from '../../common/audit';
 import { findPoolMember } from '../../common/cognito-users';
-import { BadRequest, Conflict, NotFound } from '../../common/errors';
+import { BadRequest, Conflict, Forbidden, NotFound } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
-import { getAccountGate, holdsRoleCheckItem } from '../../common/repositories/accounts';
+import { accountCheckItem, getAccountGate } from '../../common/repositories/accounts';
 import { assignCoach, getClientState } from '../../common/repositories/coaching';
 import { getProfileNames } from '../../common/repositories/profiles';
 
@@ -36,6 +40,15 @@ export const handler = httpHandler(
     if (!coach?.groups.includes('coaches') || !profiles.has(body.coachId))
       throw new BadRequest(COACHING_MESSAGES.notACoach);
 
+    // The acting admin may be the coach or the client too: one check per person.
+    const needs = new Map<string, RoleGroup[]>();
+    const need = (id: string, role: RoleGroup) => needs.set(id, [...(needs.get(id) ?? []), role]);
+    need(caller.sub, 'admins');
+    need(userId, 'users');
+    need(body.coachId, 'coaches');
+    const guards = [...needs].map(([id, roles]) =>
+      accountCheckItem(id, { roles, active: id === caller.sub }),
+    );
     const origin = originOf(event);
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
       const previous = await getClientState(userId);
@@ -48,14 +61,16 @@ export const handler = httpHandler(
           ...(previous?.coachId !== undefined && { previousCoachId: previous.coachId }),
         },
       });
-      const guards = [holdsRoleCheckItem(userId, 'users'), holdsRoleCheckItem(body.coachId, 'coaches')];
       if (await assignCoach(userId, body.coachId, previous, new Date().toISOString(), audit, guards))
         return ok({ userId, coachId: body.coachId });
       // A role changed since the groups were read: refused as if it had changed before.
-      const [clientAccount, coachAccount] = await Promise.all([
+      const [actorAccount, clientAccount, coachAccount] = await Promise.all([
+        getAccountGate(caller.sub),
         getAccountGate(userId),
         getAccountGate(body.coachId),
       ]);
+      if (!(actorAccount?.status === 'active' && actorAccount.roles.includes('admins')))
+        throw new Forbidden(API_MESSAGES.forbidden);
       if (!clientAccount?.roles.includes('users')) throw new BadRequest(COACHING_MESSAGES.notAClient);
       if (!coachAccount?.roles.includes('coaches')) throw new BadRequest(COACHING_MESSAGES.notACoach);
     }

@@ -11,6 +11,7 @@ import { getPerson, requireCoachOf } from '../../common/coaching';
 import { Forbidden } from '../../common/errors';
 import { created, httpHandler, idempotencyKeyOf } from '../../common/http';
 import { putNote } from '../../common/repositories/coaching';
+import { callerSessionCheckItem } from '../../common/session';
 
 const displayName = (person: { preferredName?: string; familyName?: string } | undefined) =>
   [person?.preferredName, person?.familyName].filter(Boolean).join(' ') || undefined;
@@ -35,7 +36,7 @@ export const handler = httpHandler(
       subjectId: clientId,
       details: { noteId: note.noteId },
     });
-    const stored = await putNote(note, audit, idempotencyKey);
+    const stored = await putNote(note, callerSessionCheckItem(caller), audit, idempotencyKey);
     if (!stored) throw new Forbidden(COACHING_MESSAGES.notYourClient);
     return created(stored);
   },

@@ -12,7 +12,7 @@ export const handler = httpHandler(
   async ({ query, caller, pathParameters, event }) => {
     const clientId = await requireCoachOf(caller, pathParameters.userId);
     const page = await listRecords(clientId, 'L', { ...query, subtype: query.kind }, caller.sub);
-    await recordClientRead(event, caller.sub, clientId, {
+    await recordClientRead(event, caller, clientId, {
       read: 'logs',
       ...(query.kind !== undefined && { kind: query.kind }),
       items: page.items.length,

@@ -13,7 +13,7 @@ export const handler = httpHandler(
   async ({ query, caller, pathParameters, event }) => {
     const clientId = await requireCoachOf(caller, pathParameters.userId);
     const page = await listRecords(clientId, 'M', { ...query, subtype: query.type }, caller.sub);
-    await recordClientRead(event, caller.sub, clientId, {
+    await recordClientRead(event, caller, clientId, {
       read: 'measurements',
       ...(query.type !== undefined && { type: query.type }),
       items: page.items.length,

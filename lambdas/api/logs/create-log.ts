@@ -3,10 +3,10 @@
  * `Idempotency-Key`, it answers the log the first one stored (ADR 061).
  */
 import { createLogRequestSchema } from '../../../shared/health-schemas';
-import { createLog } from '../../common/health-records';
+import { createLog, ownerOf } from '../../common/health-records';
 import { created, httpHandler, idempotencyKeyOf } from '../../common/http';
 
 export const handler = httpHandler(
   { auth: 'user', body: createLogRequestSchema },
-  async ({ body, caller, event }) => created(await createLog(caller.sub, body, idempotencyKeyOf(event))),
+  async ({ body, caller, event }) => created(await createLog(ownerOf(caller), body, idempotencyKeyOf(event))),
 );

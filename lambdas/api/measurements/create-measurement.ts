@@ -4,11 +4,11 @@
  * again with the same `Idempotency-Key`, it answers the reading the first one stored (ADR 061).
  */
 import { createMeasurementRequestSchema } from '../../../shared/health-schemas';
-import { createMeasurement } from '../../common/health-records';
+import { createMeasurement, ownerOf } from '../../common/health-records';
 import { created, httpHandler, idempotencyKeyOf } from '../../common/http';
 
 export const handler = httpHandler(
   { auth: 'user', body: createMeasurementRequestSchema },
   async ({ body, caller, event }) =>
-    created(await createMeasurement(caller.sub, body, idempotencyKeyOf(event))),
+    created(await createMeasurement(ownerOf(caller), body, idempotencyKeyOf(event))),
 );

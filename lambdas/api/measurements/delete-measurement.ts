@@ -4,13 +4,13 @@
  */
 import { HEALTH_MESSAGES } from '../../../shared/health-messages';
 import { NotFound } from '../../common/errors';
-import { isRecordId } from '../../common/health-records';
+import { isRecordId, ownerOf } from '../../common/health-records';
 import { httpHandler, noContent } from '../../common/http';
 import { deleteRecord } from '../../common/repositories/health-records';
 
 export const handler = httpHandler({ auth: 'user' }, async ({ caller, pathParameters }) => {
   const id = pathParameters.measurementId;
-  if (!isRecordId(id) || !(await deleteRecord(caller.sub, 'M', id)))
+  if (!isRecordId(id) || !(await deleteRecord(ownerOf(caller), 'M', id)))
     throw new NotFound(HEALTH_MESSAGES.measurementNotFound);
   return noContent();
 });

@@ -12,8 +12,7 @@ import { auditTransactItem, originOf } from '../../common/audit';
 import { BadRequest, Conflict, Unauthorized } from '../../common/errors';
 import { created, httpHandler } from '../../common/http';
 import { toPasskey } from '../../common/passkey-view';
-import { requireRecentSignIn } from '../../common/session';
-import { sessionOutlivedBy } from '../../common/session';
+import { requireRecentSignIn, writingSessionOf } from '../../common/session';
 import { addCredentialItem, getAccount } from '../../common/repositories/accounts';
 import { consumePasskeyChallengeItem, findPasskeyChallenge } from '../../common/repositories/auth-challenges';
 import {
@@ -42,11 +41,7 @@ export const handler = httpHandler(
       ...(body.name !== undefined && { name: body.name }),
     };
     const storeCredential = putPasskeyItem(passkey);
-    const listCredential = addCredentialItem(caller.sub, passkey.credentialId, {
-      authTime: caller.authTime,
-      originJti: caller.originJti,
-      outlivedBy: sessionOutlivedBy(caller.authTime),
-    });
+    const listCredential = addCredentialItem(caller.sub, passkey.credentialId, writingSessionOf(caller));
     const items = [
       consumePasskeyChallengeItem(caller.sub, challenge),
       storeCredential,

@@ -190,27 +190,37 @@ export const signOutAllSessions = async (userId: string): Promise<boolean> => {
   }
 };
 
+/**
+ * Transaction item checking that the person still holds every one of `roles` when the change commits,
+ * and with `active` that the account is active. One item per person: a transaction cannot hold two
+ * operations on one item, so what one transaction needs of one person goes in one check.
+ */
+export const accountCheckItem = (
+  userId: string,
+  { roles, active = false }: { readonly roles: readonly RoleGroup[]; readonly active?: boolean },
+): TransactItem => {
+  const conditions = roles.map((_, i) => `contains(#roles, :role${i})`);
+  return {
+    ConditionCheck: {
+      TableName: table(),
+      Key: { userId },
+      ConditionExpression: [...(active ? ['#status = :active'] : []), ...conditions].join(' AND '),
+      ExpressionAttributeNames: { '#roles': 'roles', ...(active && { '#status': 'status' }) },
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(roles.map((role, i) => [`:role${i}`, role])),
+        ...(active && { ':active': 'active' }),
+      },
+    },
+  };
+};
+
 /** Transaction item checking that the person still holds `role` when the change commits. */
-export const holdsRoleCheckItem = (userId: string, role: RoleGroup): TransactItem => ({
-  ConditionCheck: {
-    TableName: table(),
-    Key: { userId },
-    ConditionExpression: 'contains(#roles, :role)',
-    ExpressionAttributeNames: { '#roles': 'roles' },
-    ExpressionAttributeValues: { ':role': role },
-  },
-});
+export const holdsRoleCheckItem = (userId: string, role: RoleGroup): TransactItem =>
+  accountCheckItem(userId, { roles: [role] });
 
 /** Transaction item checking that the acting admin is still an active admin when the change commits. */
-export const activeAdminCheckItem = (userId: string): TransactItem => ({
-  ConditionCheck: {
-    TableName: table(),
-    Key: { userId },
-    ConditionExpression: '#status = :active AND contains(#roles, :admins)',
-    ExpressionAttributeNames: { '#status': 'status', '#roles': 'roles' },
-    ExpressionAttributeValues: { ':active': 'active', ':admins': 'admins' },
-  },
-});
+export const activeAdminCheckItem = (userId: string): TransactItem =>
+  accountCheckItem(userId, { roles: ['admins'], active: true });
 
 /**
  * Transaction item checking that the person's account is active when their write commits: a write
@@ -237,34 +247,63 @@ export interface WritingSession {
 }
 
 /**
+ * The session check (`lambdas/common/session.ts`) as a condition on the account item, for a write to
+ * commit under: the account active, no recovery, disable, role change or sign-out everywhere since the
+ * session's sign-in (`tokensValidAfter`), the session not signed out. A write that passed the session
+ * check just before one of those committed is cancelled rather than committed after it.
+ */
+const sessionStillValid = (session: WritingSession) => ({
+  condition:
+    '#status = :active AND tokensValidAfter <= :authTime AND NOT contains(signedOutSessions, :session)',
+  names: { '#status': 'status' },
+  values: {
+    ':active': 'active',
+    ':authTime': session.authTime,
+    ':session': signedOutEntry(session.originJti, session.outlivedBy),
+  },
+});
+
+/** Transaction item checking that the writer's session still passes the session check when the write commits. */
+export const sessionCheckItem = (userId: string, session: WritingSession): TransactItem => {
+  const check = sessionStillValid(session);
+  return {
+    ConditionCheck: {
+      TableName: table(),
+      Key: { userId },
+      ConditionExpression: check.condition,
+      ExpressionAttributeNames: check.names,
+      ExpressionAttributeValues: check.values,
+    },
+  };
+};
+
+/**
  * Transaction item adding a credential to the person's list, only while the session adding it still
- * passes the session check: the account active, no recovery, disable or sign-out everywhere since its
- * sign-in (`tokensValidAfter`), the session not signed out. A recovery that commits after the request
- * was checked cancels the add, so no passkey outlives the recovery. Also only below `MAX_PASSKEYS`.
+ * passes the session check (`sessionStillValid`): a recovery that commits after the request was checked
+ * cancels the add, so no passkey outlives the recovery. Also only below `MAX_PASSKEYS`.
  */
 export const addCredentialItem = (
   userId: string,
   credentialId: string,
   session: WritingSession,
-): TransactItem => ({
-  Update: {
-    TableName: table(),
-    Key: { userId },
-    UpdateExpression: 'ADD credentialIds :id SET updatedAt = :now',
-    ConditionExpression:
-      '#status = :active AND tokensValidAfter <= :authTime AND NOT contains(signedOutSessions, :session)' +
-      ' AND size(credentialIds) < :maxPasskeys',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: {
-      ':id': new Set([credentialId]),
-      ':now': new Date().toISOString(),
-      ':active': 'active',
-      ':authTime': session.authTime,
-      ':session': signedOutEntry(session.originJti, session.outlivedBy),
-      ':maxPasskeys': MAX_PASSKEYS,
+): TransactItem => {
+  const check = sessionStillValid(session);
+  return {
+    Update: {
+      TableName: table(),
+      Key: { userId },
+      UpdateExpression: 'ADD credentialIds :id SET updatedAt = :now',
+      ConditionExpression: `${check.condition} AND size(credentialIds) < :maxPasskeys`,
+      ExpressionAttributeNames: check.names,
+      ExpressionAttributeValues: {
+        ...check.values,
+        ':id': new Set([credentialId]),
+        ':now': new Date().toISOString(),
+        ':maxPasskeys': MAX_PASSKEYS,
+      },
     },
-  },
-});
+  };
+};
 
 /** Transaction item taking a credential off the list, only if it is on it and not the last one. */
 export const removeCredentialItem = (userId: string, credentialId: string): TransactItem => ({

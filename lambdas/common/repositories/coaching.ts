@@ -5,11 +5,13 @@
  */
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { NOTES_SHOWN, OUT_OF_TARGET_WINDOW_DAYS, type CoachNote } from '../../../shared/coaching';
+import { API_MESSAGES } from '../../../shared/messages';
 import { ddb, type TransactItem } from '../aws';
 import { conditionFailedAt, transactIf, transactWrite } from '../transactions';
 import { batchGetAll } from '../batch-get';
 import { queryAttributes } from '../batch-write';
 import { tableName } from '../env';
+import { Unauthorized } from '../errors';
 
 const table = () => tableName('coaching');
 const COACH_INDEX = 'byCoach';
@@ -243,7 +245,9 @@ const storedNote = ({ coachId, ...note }: CoachNote) => ({
 
 /**
  * Stores a note only while its author is the client's coach (the condition is on the same state item,
- * in the same transaction), marks this coach's last note, and commits the audit event with both.
+ * in the same transaction) and the author's session still passes the session check (`authorCheck`,
+ * else 401: a disable, delete, role change or sign-out committed since the request was checked), marks
+ * this coach's last note, and commits the audit event with both.
  * With an idempotency key (decision 061), the key is put in the same transaction, only if this coach
  * has not used it for this client: the same create sent again writes nothing (no second note, no
  * second event) and answers the note the first one stored. Undefined when the author is not the
@@ -251,6 +255,7 @@ const storedNote = ({ coachId, ...note }: CoachNote) => ({
  */
 export const putNote = async (
   note: CoachNote,
+  authorCheck: TransactItem,
   audit: TransactItem,
   idempotencyKey?: string,
 ): Promise<CoachNote | undefined> => {
@@ -263,6 +268,7 @@ export const putNote = async (
   try {
     await transactWrite({
       TransactItems: [
+        authorCheck,
         {
           Update: {
             TableName: table(),
@@ -281,8 +287,9 @@ export const putNote = async (
     });
     return note;
   } catch (error) {
-    if (conditionFailedAt(error, 0)) return undefined;
-    if (keyItem && conditionFailedAt(error, 2)) return noteByKey(note.clientId, keyItem.sk);
+    if (conditionFailedAt(error, 0)) throw new Unauthorized(API_MESSAGES.unauthorized);
+    if (conditionFailedAt(error, 1)) return undefined;
+    if (keyItem && conditionFailedAt(error, 3)) return noteByKey(note.clientId, keyItem.sk);
     throw error;
   }
 };

@@ -3,14 +3,14 @@
  * `TABLES.healthRecords`). Health data: never logged. Every function takes the caller's id and reads
  * or writes only that person's partitions; there is no Scan and no filter over other people's items.
  */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb, type TransactItem } from '../aws';
-import { conditionFailedAt, transactIf, transactWrite } from '../transactions';
+import { conditionFailedAt, transactWrite } from '../transactions';
 import { decodeCursor, encodeCursor, type PageKey } from '../cursor';
 import { tableName } from '../env';
 import { BadRequest, Unauthorized } from '../errors';
 import { timeRange } from '../time-range';
-import { activeAccountCheckItem } from './accounts';
 import { entryDeletedSummaryItem, windowDayOf } from './coaching';
 import { HEALTH_MESSAGES } from '../../../shared/health-messages';
 import { API_MESSAGES } from '../../../shared/messages';
@@ -85,19 +85,30 @@ export class RecordExists extends Error {
 }
 
 /**
+ * Who a record is written for, and the check the write commits under: the writer's session
+ * (`callerSessionCheckItem`) for a request, so that a write that passed the session check just before
+ * a disable, delete, recovery or sign-out committed is cancelled (401) rather than committed after it,
+ * an erase included (nothing may be left behind it).
+ */
+export interface RecordOwner {
+  readonly userId: string;
+  readonly check: TransactItem;
+}
+
+/**
  * Stores a record and its reference together, and whatever else must change with them: all or
- * nothing, and only while the owner's account is active (else 401: an erase has begun since the
- * session check, and nothing may be left behind it). `RecordExists` when the person already has a
- * record of this id (nothing is written then, the summary included).
+ * nothing, and only while the owner's check holds (else 401). `RecordExists` when the person already
+ * has a record of this id (nothing is written then, the summary included).
  */
 export const putRecord = async (
   category: RecordCategory,
-  record: RecordToStore,
+  owner: RecordOwner,
+  record: Omit<RecordToStore, 'userId'>,
   withItems: readonly TransactItem[] = [],
 ): Promise<void> => {
   const items = [
-    activeAccountCheckItem(record.userId),
-    ...recordItems(category, record).map((Item) => ({
+    owner.check,
+    ...recordItems(category, { ...record, userId: owner.userId }).map((Item) => ({
       Put: { TableName: table(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
     })),
     ...withItems,
@@ -219,37 +230,47 @@ export const listAllRecords = async (userId: string, category: RecordCategory) =
 };
 
 /**
- * Deletes one of the caller's records by id, with its reference, in one transaction. False when the
- * caller has no such record (another person's id included: their reference is in their partition).
+ * Deletes one of the owner's records by id, with its reference, in one transaction, under the owner's
+ * check (401 when it no longer holds). False when the owner has no such record (another person's id
+ * included: their reference is in their partition).
  */
 export const deleteRecord = async (
-  userId: string,
+  owner: RecordOwner,
   category: RecordCategory,
   id: string,
 ): Promise<boolean> => {
+  const { userId } = owner;
   const item = await getReference(userId, id);
   if (!item || item.category !== category || !item.targetPk || !item.targetSk) return false;
   // A reading outside target leaves its day's counter, while that day is still counted.
   const countedDay =
     item.outOfTargetDay !== undefined ? windowDayOf(item.outOfTargetDay, new Date()) : undefined;
-  // Cancelled when it was deleted meanwhile (a double click, two tabs): gone, and not by this call.
-  return transactIf({
-    TransactItems: [
-      {
-        Delete: {
-          TableName: table(),
-          Key: { pk: referenceKey(userId), sk: id },
-          ConditionExpression: 'attribute_exists(pk)',
+  try {
+    await transactWrite({
+      TransactItems: [
+        owner.check,
+        {
+          Delete: {
+            TableName: table(),
+            Key: { pk: referenceKey(userId), sk: id },
+            ConditionExpression: 'attribute_exists(pk)',
+          },
         },
-      },
-      {
-        Delete: {
-          TableName: table(),
-          Key: { pk: item.targetPk, sk: item.targetSk },
-          ConditionExpression: 'attribute_exists(pk)',
+        {
+          Delete: {
+            TableName: table(),
+            Key: { pk: item.targetPk, sk: item.targetSk },
+            ConditionExpression: 'attribute_exists(pk)',
+          },
         },
-      },
-      ...(countedDay !== undefined ? [entryDeletedSummaryItem(userId, countedDay)] : []),
-    ],
-  });
+        ...(countedDay !== undefined ? [entryDeletedSummaryItem(userId, countedDay)] : []),
+      ],
+    });
+    return true;
+  } catch (error) {
+    if (conditionFailedAt(error, 0)) throw new Unauthorized(API_MESSAGES.unauthorized);
+    // Deleted meanwhile (a double click, two tabs): gone, and not by this call.
+    if (error instanceof TransactionCanceledException) return false;
+    throw error;
+  }
 };

@@ -462,6 +462,7 @@ describe('coaching grants', () => {
     ],
     CreateClientNote: [
       SESSION_CHECK,
+      'dynamodb:ConditionCheckItem accounts',
       'dynamodb:BatchGetItem profiles',
       ...ON_COACHING.CreateClientNote!,
       'dynamodb:PutItem auditEvents',

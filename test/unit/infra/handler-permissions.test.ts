@@ -484,30 +484,24 @@ const cancelled = () =>
     $metadata: {},
     CancellationReasons: [{ Code: 'ConditionalCheckFailed' }],
   });
-/** A note's transaction cancelled on its idempotency key (the state update, the note, the key, the event). */
-const keyUsed = () =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: [
-      { Code: 'None' },
-      { Code: 'None' },
-      { Code: 'ConditionalCheckFailed' },
-      { Code: 'None' },
-    ],
-  });
+/**
+ * A note's transaction (the author's session check, the state update, the note, the key, the event)
+ * cancelled by the conditions of the items `failed` names.
+ */
+const noteCancelled =
+  (...failed: ('session' | 'state' | 'note' | 'key')[]) =>
+  () =>
+    new TransactionCanceledException({
+      message: 'Transaction cancelled',
+      $metadata: {},
+      CancellationReasons: (['session', 'state', 'note', 'key', 'event'] as const).map((item) => ({
+        Code: (failed as string[]).includes(item) ? 'ConditionalCheckFailed' : 'None',
+      })),
+    });
+/** Cancelled on its idempotency key. */
+const keyUsed = noteCancelled('key');
 /** The same, when the assignment has ended too: the coach check wins, nothing is read back. */
-const keyUsedByAFormerCoach = () =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: [
-      { Code: 'ConditionalCheckFailed' },
-      { Code: 'None' },
-      { Code: 'ConditionalCheckFailed' },
-      { Code: 'None' },
-    ],
-  });
+const keyUsedByAFormerCoach = noteCancelled('state', 'key');
 /** A health record's transaction cancelled because the record is there already (an idempotent create sent again). */
 const recordExists = () =>
   new TransactionCanceledException({
@@ -695,7 +689,8 @@ const noteSentAgain = (
   },
   ddb: firstAnswer(accounts(clientAccount()), (call, command) => {
     if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
-    if (on('UpdateItem', 'coaching', call)) throw cancellation();
+    // The transaction, whose first item is the coach's session check.
+    if (on('ConditionCheckItem', 'accounts', call)) throw cancellation();
     if (!on('GetItem', 'coaching', call)) return undefined;
     const { sk } = (command as GetCommand).input.Key as { sk: string };
     if (sk === 'state') return { Item: clientState() };
@@ -1211,11 +1206,23 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       ddb: firstAnswer(accounts(clientAccount()), (call) => {
         if (on('GetItem', 'coaching', call)) return { Item: clientState() };
         if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
-        // The transaction's first item is the client state's update, conditioned on the coach.
-        if (on('UpdateItem', 'coaching', call)) throw cancelled();
+        // The transaction (its first item the coach's session check): the state's update is
+        // conditioned on the coach.
+        if (on('ConditionCheckItem', 'accounts', call)) throw noteCancelled('state')();
         return undefined;
       }),
       expectResult: status(403),
+    },
+    {
+      name: "the coach's session ended meanwhile (disabled, signed out): the transaction refuses the note",
+      event: { claims: coachClaims, pathParameters: clientPath, body: { text: 'Well done this week.' } },
+      ddb: firstAnswer(accounts(clientAccount()), (call) => {
+        if (on('GetItem', 'coaching', call)) return { Item: clientState() };
+        if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
+        if (on('ConditionCheckItem', 'accounts', call)) throw noteCancelled('session')();
+        return undefined;
+      }),
+      expectResult: status(401),
     },
     noteSentAgain(
       'sent again with its Idempotency-Key: the key is there, so it reads back the note the first try stored',

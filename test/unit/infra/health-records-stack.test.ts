@@ -173,6 +173,7 @@ describe('health functions', () => {
     // A reading outside target leaves its day's counter of the summary.
     DeleteMeasurement: [
       SESSION_CHECK,
+      'dynamodb:ConditionCheckItem accounts',
       'dynamodb:DeleteItem healthRecords',
       'dynamodb:GetItem healthRecords',
       ...lines(KEY_WRITE, 'healthRecords key'),
@@ -197,6 +198,7 @@ describe('health functions', () => {
     ],
     DeleteLog: [
       SESSION_CHECK,
+      'dynamodb:ConditionCheckItem accounts',
       'dynamodb:DeleteItem healthRecords',
       'dynamodb:GetItem healthRecords',
       ...lines(KEY_WRITE, 'healthRecords key'),

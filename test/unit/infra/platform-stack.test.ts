@@ -674,15 +674,19 @@ describe('least-privilege IAM', () => {
     ]);
     // The guarded transactions check that the acting admin (or, for the last admin leaving, another
     // admin) is still an active admin when the change commits (lambdas/common/account-admin.ts); an
-    // assignment, that the client and the coach still hold their roles; a recovery, that the admin who
-    // issued its code still is one; a health record, that its owner's account is still active; a
-    // coach's read of a client, that the client is still in `users`.
+    // assignment, that the client and the coach still hold their roles and its admin is still one; a
+    // recovery, that the admin who issued its code still is one; a health record's create or delete,
+    // that its owner's session still passes the session check; a coach's read of a client or note to
+    // them, that the coach's session still does and the client is still in `users`.
     expect(allowed('dynamodb:ConditionCheckItem')).toEqual([
       'AssignCoach',
       'ChangeRoles',
+      'CreateClientNote',
       'CreateLog',
       'CreateMeasurement',
+      'DeleteLog',
       'DeleteMe',
+      'DeleteMeasurement',
       'DeleteUser',
       'DisableUser',
       'EnableUser',
