@@ -3,7 +3,7 @@
  * with software passkeys: passkey management, recovery, admin actions, the person's own erase, and the
  * races of the account lifecycle, each with exactly one outcome a person can explain.
  */
-import { ListUsersCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { ListUsersCommand, NotAuthorizedException } from '@aws-sdk/client-cognito-identity-provider';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -368,7 +368,7 @@ describe('recovery (SPEC-2 section 3.2)', () => {
 
     await expect(world.http.signIn(client.authenticator as SoftwareAuthenticator)).rejects.toThrow(/401/);
     expect((await api('GET', '/v1/users/me', old.idToken)).status).toBe(401);
-    await expect(world.http.refresh(old.refreshToken)).rejects.toThrow();
+    await expect(world.http.refresh(old.refreshToken)).rejects.toBeInstanceOf(NotAuthorizedException);
 
     const me = await api<{ userId: string; preferredName: string }>('GET', '/v1/users/me', renewed.idToken);
     expect(me.body).toMatchObject({ userId: client.userId, preferredName: 'Casey' });
@@ -529,7 +529,7 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     expect(verified.status).toBe(200);
     await expect(
       world.http.signInWithProof(verified.body.cognitoUsername, verified.body.passkeyProof),
-    ).rejects.toThrow();
+    ).rejects.toBeInstanceOf(NotAuthorizedException);
     await expect(signInAs(person.authenticator)).rejects.toThrow(/sign-in failed with 401/);
   });
 });
@@ -545,7 +545,7 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     expect((await api('GET', '/v1/users/me', before.idToken)).status).toBe(401);
     expect((await api('GET', '/v1/measurements?type=weight', before.idToken)).status).toBe(401);
     await expect(fresh(person)).rejects.toThrow(/401/);
-    await expect(world.http.refresh(before.refreshToken)).rejects.toThrow();
+    await expect(world.http.refresh(before.refreshToken)).rejects.toBeInstanceOf(NotAuthorizedException);
     const users = await api<{ users: { userId: string; status: string }[] }>(
       'GET',
       '/internal/v1/admin/users',
@@ -633,7 +633,12 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     expect(changed).toMatchObject({ status: 200, body: { userId: deputy.userId, roles: ['users'] } });
     expect((await api('GET', '/internal/v1/admin/users', before.idToken)).status).toBe(401);
     expect((await api('GET', '/v1/users/me', before.idToken)).status).toBe(401);
-    await expect(world.http.refresh(before.refreshToken)).resolves.toBeDefined();
+    // Refreshed, the old session's tokens carry the new groups but its sign-in's time, from before the
+    // change: refused too (tokensValidAfter), and not only for groups that no longer match.
+    const refreshed = await world.http.refresh(before.refreshToken);
+    const refreshedToken = refreshed.AuthenticationResult?.IdToken ?? '';
+    expect(groupsOf(refreshedToken)).toEqual(['users']);
+    expect((await api('GET', '/v1/users/me', refreshedToken)).status).toBe(401);
     const after = await fresh(deputy);
     expect((await api('GET', '/internal/v1/admin/users', after.idToken)).status).toBe(403);
     expect((await api('GET', '/v1/users/me', after.idToken)).status).toBe(200);
@@ -808,7 +813,7 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
       disabling.remove();
     }
     expect(await accountOf(deputy.userId)).toMatchObject({ status: 'disabled' });
-    await expect(fresh(deputy)).rejects.toThrow();
+    await expect(fresh(deputy)).rejects.toThrow(/sign-in failed with 401/);
 
     await api('POST', `/internal/v1/admin/users/${deputy.userId}/enable`, token.admin);
     const again = (await fresh(deputy)).idToken;

@@ -205,6 +205,8 @@ describe('the FHIR export', () => {
       ['8462-4', 84, 'mm[Hg]'],
     ]);
     const patientUrl = bundle.entry?.find((e) => e.resource?.resourceType === 'Patient')?.fullUrl;
+    expect(patientUrl).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
+    expect(observations.length).toBeGreaterThan(0);
     for (const observation of observations) expect(observation.subject?.reference).toBe(patientUrl);
     expect(MEASUREMENT_TYPES).toHaveLength(6);
   });

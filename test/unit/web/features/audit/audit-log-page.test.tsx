@@ -14,6 +14,10 @@ import { adminUser, auditEvent, completeProfile, sessionUser } from '../../suppo
 import { deferred, failure, fakeApi, json, type RecordedCall } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 import { directoryRoutes } from '../../support/user-management';
+import { SEARCH_DELAY_MS } from '../../../../../web/src/features/user-management/components/user-search';
+
+/** Waits past the search field's pause, and as long again: a search it would send is sent by then. */
+const pastSearchPause = () => new Promise((resolve) => setTimeout(resolve, SEARCH_DELAY_MS * 2));
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -182,7 +186,7 @@ describe('Audit Log', () => {
     await open();
     expect(rows()[0]?.slice(2, 4)).toEqual(['Ada Adminada@example.com', 'Alex Riveraalex@example.com']);
     // Past the search field's pause: an empty search reads nothing either.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await pastSearchPause();
     expect(api.callsTo('GET', USERS)).toEqual([]);
   });
 
@@ -379,7 +383,7 @@ describe('Audit Log', () => {
     await app.user.type(search, 'a b');
     expect(search).toHaveAccessibleDescription(DIRECTORY_MESSAGES.search);
     expect(search).toHaveAttribute('aria-invalid', 'true');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await pastSearchPause();
     expect(api.callsTo('GET', USERS)).toEqual([]);
   });
 
