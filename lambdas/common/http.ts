@@ -138,6 +138,21 @@ export const claimSeconds = (value: unknown): number | undefined => {
   return Number.isNaN(parsed) ? undefined : Math.floor(parsed / 1000);
 };
 
+/**
+ * What the log says of an unexpected error: its name and where it was thrown (file, line, column),
+ * never its message, which a library may have built from the request (a challenge, a number, a part
+ * of the body); an AWS service's answer keeps its message, which names resources and permissions.
+ */
+const loggableError = (error: unknown): Record<string, string | undefined> => {
+  if (!(error instanceof Error)) return { errorName: typeof error };
+  const thrownAt = /\((.+:\d+:\d+)\)|at (\S+:\d+:\d+)/.exec(error.stack ?? '');
+  return {
+    errorName: error.name,
+    errorAt: thrownAt?.[1] ?? thrownAt?.[2],
+    ...('$metadata' in error && { errorMessage: error.message }),
+  };
+};
+
 /** API Gateway delivers claims as strings; a group list may arrive as `[admins users]` or `admins,users`. */
 const callerFrom = (event: APIGatewayProxyEvent): Caller | null => {
   const claims: Record<string, unknown> | undefined = (
@@ -242,11 +257,7 @@ export const httpHandler =
           ...(error instanceof UnknownCredential && error.fields),
         });
       }
-      logger.error('request failed', {
-        route,
-        errorName: error instanceof Error ? error.name : typeof error,
-        errorMessage: error instanceof Error ? error.message : undefined,
-      });
+      logger.error('request failed', { route, ...loggableError(error) });
       return respond(500, { message: API_MESSAGES.internal });
     }
   };

@@ -6,8 +6,9 @@
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
+/** Parts of a field's name that mark it sensitive (a code, a proof, a credential, a sign-in session, health data). */
 const SENSITIVE_PART =
-  /^code$|activationcode|proof|token|answer|challenge|secret|password|authorization|cookie|signature|publickey|body/i;
+  /^codes?$|activationcode|recoverycode|proof|token|answer|challenge|secret|password|authorization|cookie|signature|publickey|body|sessionid|glucose|weight|pressure|measurement|reading|birth|^dob$/i;
 const SENSITIVE_FIELDS = new Set(
   [
     'email',

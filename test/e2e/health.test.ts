@@ -93,6 +93,17 @@ const bandPixels = (chart: Locator) =>
     return count;
   });
 
+/** How many pixels of the chart's canvas are painted at all (axes, series): above 0 once it is drawn. */
+const paintedPixels = (chart: Locator) =>
+  chart.locator('canvas').evaluate((canvas: HTMLCanvasElement) => {
+    const context = canvas.getContext('2d');
+    if (!context) return -1;
+    const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+    let count = 0;
+    for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) count += 1;
+    return count;
+  });
+
 describe('health records in the browser', () => {
   test('an imperial client logs every kind of entry from Health Overview and sees the tiles in lb and in', async () => {
     const device = await openDeviceForTest(browser, origin);
@@ -227,6 +238,7 @@ describe('health records in the browser', () => {
     // Weight has no target: no band is painted on its chart.
     const weight = page.getByRole('figure', { name: /^Weight/ });
     await weight.locator('canvas').first().waitFor();
+    await expect.poll(() => paintedPixels(weight), { timeout: 10_000 }).toBeGreaterThan(500);
     expect(await bandPixels(weight)).toBe(0);
 
     // The table alternative carries the mark, and Recent Entries too.

@@ -222,4 +222,35 @@ describe('the HTTP wrapper', () => {
     expect(JSON.stringify(answer.body)).not.toContain('secret detail');
     stderr.mockRestore();
   });
+
+  it("logs an unexpected error's name and where it was thrown, not its message (a library may quote the request in it)", async () => {
+    vi.stubEnv('LOG_LEVEL', 'error');
+    const lines: string[] = [];
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    const challenge = 'q8Zt0-expected-challenge';
+    const crash = httpHandler({ auth: 'public' }, () =>
+      Promise.reject(new TypeError(`Unexpected authentication response challenge, expected "${challenge}"`)),
+    );
+    expect((await call(crash, {})).status).toBe(500);
+    const logged = JSON.parse(lines.at(-1) ?? '{}') as Record<string, unknown>;
+    expect(logged).toMatchObject({ level: 'error', message: 'request failed', errorName: 'TypeError' });
+    expect(logged.errorAt).toMatch(/http\.test\.ts:\d+:\d+$/);
+    expect(lines.join('')).not.toContain(challenge);
+
+    // An AWS service's answer keeps its message: it names the resource or permission, for the operator.
+    const denied = Object.assign(new Error('User is not authorized to perform: dynamodb:GetItem'), {
+      name: 'AccessDeniedException',
+      $metadata: { httpStatusCode: 400 },
+    });
+    const service = httpHandler({ auth: 'public' }, () => Promise.reject(denied));
+    expect((await call(service, {})).status).toBe(500);
+    expect(JSON.parse(lines.at(-1) ?? '{}')).toMatchObject({
+      errorName: 'AccessDeniedException',
+      errorMessage: 'User is not authorized to perform: dynamodb:GetItem',
+    });
+    stderr.mockRestore();
+  });
 });

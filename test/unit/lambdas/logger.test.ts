@@ -25,8 +25,16 @@ describe('the logger', () => {
       statusCode: 200,
       value: 99.088,
       note: 'felt dizzy',
-      reading: { systolic: 147, diastolic: 93 },
+      latest: { systolic: 147, diastolic: 93 },
       description: 'oats',
+      recoveryCode: 'ABCD1234ABCD1234',
+      codes: ['ABCD'],
+      sessionId: 's-1',
+      glucose: 142,
+      weightKg: 80,
+      bloodPressure: '147/93',
+      measurements: [{ type: 'weight' }],
+      birthDate: '1990-01-01',
     });
     expect(lines).toHaveLength(1);
     const entry = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
@@ -41,10 +49,18 @@ describe('the logger', () => {
       'value',
       'note',
       'description',
+      'recoveryCode',
+      'codes',
+      'sessionId',
+      'glucose',
+      'weightKg',
+      'bloodPressure',
+      'measurements',
+      'birthDate',
     ]) {
       expect(entry[field]).toBe('[redacted]');
     }
-    expect(entry.reading).toEqual({ systolic: '[redacted]', diastolic: '[redacted]' });
+    expect(entry.latest).toEqual({ systolic: '[redacted]', diastolic: '[redacted]' });
   });
 
   it('redacts at any depth and never lets fields overwrite level, time or message', () => {
