@@ -14,6 +14,7 @@ import {
 } from '../../support/factories';
 import { deferred, failure, fakeApi, json, type RecordedCall } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
+import { SAVE_FAILED } from '../../../../../web/src/features/health/use-entry-form';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -204,6 +205,20 @@ describe('Log Measurement dialog', () => {
     expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(keys[1]).toBe(keys[0]);
     expect(keys[2]).not.toBe(keys[0]);
+  });
+
+  it("says the entry could not be saved when the network fails twice, not in the browser's words", async () => {
+    const { app, api } = await openHealth('metric');
+    api.set('POST /v1/measurements', () => Promise.reject(new TypeError('Failed to fetch')));
+    const dialog = await openDialog(app, 'Log Measurement');
+    await app.user.selectOptions(dialog.getByLabelText('Measurement'), 'Weight');
+    await app.user.type(dialog.getByLabelText('Weight (kg)'), '80');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    const alert = await dialog.findByRole('alert');
+    expect(alert).toHaveTextContent(SAVE_FAILED);
+    expect(alert).not.toHaveTextContent('Failed to fetch');
+    expect(api.callsTo('POST', '/v1/measurements')).toHaveLength(2);
+    expect(dialog.getByRole('button', { name: 'Save' })).toBeEnabled();
   });
 
   it('offers kg and cm in metric', async () => {

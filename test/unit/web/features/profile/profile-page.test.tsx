@@ -154,11 +154,12 @@ describe('Profile page', () => {
     expect(reloadPage).toHaveBeenCalledTimes(1);
   });
 
-  it('retries a network failure once, then uses the fallback text when it has no message', async () => {
-    api.set('GET /v1/users/me', () => Promise.reject(new TypeError('')));
+  it("retries a network failure once, then shows the fallback text, not the browser's wording", async () => {
+    api.set('GET /v1/users/me', () => Promise.reject(new TypeError('Failed to fetch')));
     renderApp('/dashboard/profile');
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(MESSAGES.profileLoadFallback);
+    expect(alert).not.toHaveTextContent('Failed to fetch');
     expect(api.callsTo('GET', '/v1/users/me')).toHaveLength(2);
   });
 
