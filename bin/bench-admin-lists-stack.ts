@@ -172,7 +172,7 @@ try {
   for (let d = 0; d < 90; d += 1) {
     const takenAt = new Date(Date.now() - d * DAY_MS - 3_600_000).toISOString();
     await createMeasurement(
-      seedOwner(logger.userId),
+      await seedOwner(logger.userId),
       seedReading({ type: 'glucose', value: 90 + (d % 10), context: 'fasting', takenAt }),
     );
   }

@@ -122,11 +122,11 @@ try {
       // Every third client has a high fasting glucose on day 1: outside target, Pending Review.
       const glucose = d === 1 && clientIds.indexOf(userId) % 3 === 0 ? 142 : 88 + d;
       await createMeasurement(
-        seedOwner(userId),
+        await seedOwner(userId),
         seedReading({ type: 'glucose', value: glucose, context: 'fasting', takenAt }),
       );
       await createMeasurement(
-        seedOwner(userId),
+        await seedOwner(userId),
         seedReading({ type: 'weight', value: 70 + (d % 3), takenAt }),
       );
     }

@@ -5,7 +5,6 @@
 import type { BatchWriteCommandOutput, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import type { RecordOwner } from '../lambdas/common/repositories/health-records';
-import { activeAccountCheckItem } from '../lambdas/common/repositories/accounts';
 import { createMeasurementRequestSchema } from '../shared/health-schemas';
 
 /** Ends the process with an error when the benchmark runs longer than `ms`. */
@@ -82,11 +81,14 @@ export const seedReading = (body: Record<string, unknown>) => {
   return parsed.data;
 };
 
-/** A seeder writing a person's records through the create path: it has no session, so it checks the account is active. */
-export const seedOwner = (userId: string): RecordOwner => ({
-  userId,
-  check: activeAccountCheckItem(userId),
-});
+/**
+ * A seeder writing a person's records through the create path: it has no session, so it checks the
+ * account is active. Loaded on call, so that a bench sets its environment before the AWS SDK loads.
+ */
+export const seedOwner = async (userId: string): Promise<RecordOwner> => {
+  const { activeAccountCheckItem } = await import('../lambdas/common/repositories/accounts');
+  return { userId, check: activeAccountCheckItem(userId) };
+};
 
 /** An item for `bulkPut`: the table's name and the item as the write paths store it. */
 export interface BulkItem {

@@ -543,11 +543,13 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     auth: 'user',
     entry: 'lambdas/api/users/export-me.ts',
     // The profile, then every measurement and log of the caller through the byOwner index and the notes
-    // written to them; the export is audited (data.exported).
+    // written to them; the export is audited (data.exported), only while the caller's session still
+    // passes the session check.
     tables: {
       profiles: [{ actions: ['GetItem'] }],
       healthRecords: [{ actions: ['Query'], index: 'byOwner' }],
       coaching: [{ actions: ['Query'], keys: ['notes#*'] }],
+      accounts: [{ actions: ['ConditionCheckItem'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
     cognitoActions: [],
@@ -610,6 +612,8 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
         { actions: ['BatchGetItem'], keys: ['client#*'] },
       ],
       profiles: [{ actions: ['BatchGetItem'] }],
+      // The read's event commits only while the coach's session still passes the session check.
+      accounts: [{ actions: ['ConditionCheckItem'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
     cognitoActions: [],

@@ -145,10 +145,14 @@ export const claimSeconds = (value: unknown): number | undefined => {
  */
 const loggableError = (error: unknown): Record<string, string | undefined> => {
   if (!(error instanceof Error)) return { errorName: typeof error };
-  const thrownAt = /\((.+:\d+:\d+)\)|at (\S+:\d+:\d+)/.exec(error.stack ?? '');
+  // The stack begins with the name and the message (which may span lines); the frames follow it.
+  const stack = error.stack ?? '';
+  const header = error.message ? `${error.name}: ${error.message}` : error.name;
+  const frames = stack.startsWith(header) ? stack.slice(header.length) : '';
+  const thrownAt = /^\s+at (?:.*?\()?([^()\s]+:\d+:\d+)\)?$/m.exec(frames);
   return {
     errorName: error.name,
-    errorAt: thrownAt?.[1] ?? thrownAt?.[2],
+    errorAt: thrownAt?.[1],
     ...('$metadata' in error && { errorMessage: error.message }),
   };
 };

@@ -8,6 +8,7 @@
  * by the very next request, in every Lambda at once.
  */
 import { ACCOUNT_MESSAGES, PASSKEY_REAUTH_MAX_AGE_SECONDS } from '../../shared/account';
+import { API_MESSAGES } from '../../shared/messages';
 import type { RoleGroup } from '../../shared/constants';
 import { canonicalRoles } from '../../shared/roles';
 import {
@@ -68,6 +69,16 @@ export const writingSessionOf = (caller: Caller): WritingSession => ({
  */
 export const callerSessionCheckItem = (caller: Caller): TransactItem =>
   sessionCheckItem(caller.sub, writingSessionOf(caller));
+
+/**
+ * `recordAudit`'s `onlyIf` for health data answered to the caller (the coach's client list, the
+ * export): its event commits only while the caller's session still passes the session check, else
+ * 401 and nothing is shown, as for any write made for the session.
+ */
+export const whileSessionHolds = (caller: Caller) => ({
+  checks: [callerSessionCheckItem(caller)],
+  refused: () => new Unauthorized(API_MESSAGES.unauthorized),
+});
 
 /**
  * Adding or removing a passkey, deleting the account and issuing a recovery code need a sign-in (`auth_time`) within the

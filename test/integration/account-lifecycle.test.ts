@@ -959,6 +959,32 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
       expect(await readingsOf(again.idToken ?? '')).toEqual([]);
     });
 
+    it('exports nothing: 401, and no export is recorded', async () => {
+      const person = await activatedPerson('late-exporter@example.com');
+      expect(
+        (
+          await api('POST', '/v1/measurements', person.idToken, {
+            type: 'weight',
+            value: 70,
+            takenAt: new Date().toISOString(),
+          })
+        ).status,
+      ).toBe(201);
+      // The export passed the session check and is reading the records when the session ends.
+      const race = await interleave('QueryCommand', `${person.userId}#M`, () =>
+        signOutEverywhere(person.idToken ?? ''),
+      );
+      try {
+        const exported = await api('GET', '/v1/users/me/export?format=json', person.idToken);
+        expect(race.fired()).toBe(true);
+        expect(exported).toMatchObject({ status: 401, body: { message: API_MESSAGES.unauthorized } });
+        expect(exported.text).not.toContain('"value":70');
+      } finally {
+        race.remove();
+      }
+      expect(await auditOf('data.exported', person.userId ?? '')).toEqual([]);
+    });
+
     it('deletes no reading: 401, and the new session still has it', async () => {
       const person = await activatedPerson('late-deleter@example.com');
       const stored = await api<{ measurementId: string }>('POST', '/v1/measurements', person.idToken, {

@@ -865,6 +865,23 @@ describe('an access that ends while a request is under way', () => {
     expect(await eventsBy(coach.userId, 'client.data.read')).toEqual([]);
   });
 
+  it('shows a coach disabled while the client list was read no client, and records no read', async () => {
+    const { client, coach } = await newCoaching('disabled-lister');
+    // The list passed the session check and is reading the clients' states when the coach is disabled.
+    const race = await interleave('BatchGetItemCommand', `client#${client.userId}`, async () => {
+      expect((await disable(coach)).status).toBe(200);
+    });
+    try {
+      const list = await call(coach, 'GET', '/v1/coach/clients');
+      expect(race.fired()).toBe(true);
+      expect(list).toMatchObject({ status: 401, body: { message: API_MESSAGES.unauthorized } });
+      expect(JSON.stringify(list.body)).not.toContain(client.userId);
+    } finally {
+      race.remove();
+    }
+    expect(await eventsBy(coach.userId, 'client.data.read')).toEqual([]);
+  });
+
   it('stores no note of a coach who signed out everywhere while it was being sent', async () => {
     const { client, coach } = await newCoaching('signed-out-writer');
     const before = await coachingItems();

@@ -1,6 +1,7 @@
 /**
  * POST /v1/coach/clients/{userId}/notes: the coach writes a note to the client. It is stored only
- * while the caller is the client's coach (checked again inside the transaction that stores it), with
+ * while the caller is the client's coach and their session still passes the session check (both
+ * checked again inside the transaction that stores it: else 403, or 401 for the session), with
  * the coach's last-note time (which clears Pending Reviews) and the audit event. Sent again with the
  * same `Idempotency-Key`, it stores nothing and answers the note the first one stored (ADR 061).
  */

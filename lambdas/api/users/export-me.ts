@@ -3,7 +3,8 @@
  * measurement, every daily log and every note their coaches wrote to them as JSON, or the profile and
  * measurements as a FHIR R4 Bundle.
  * Audited (SPEC-2 section 4, "data exported") once everything is read and before it is answered: when
- * the event cannot be written, nothing is exported (503).
+ * the event cannot be written, nothing is exported (503); it is written only while the caller's session
+ * still passes the session check (else 401, nothing exported).
  */
 import { exportQuerySchema, type HealthLog, type Measurement } from '../../../shared/health-schemas';
 import { API_MESSAGES } from '../../../shared/messages';
@@ -11,6 +12,7 @@ import { originOf, recordAudit } from '../../common/audit';
 import { NotFound } from '../../common/errors';
 import { fhirBundle } from '../../common/fhir-export';
 import { httpHandler, ok } from '../../common/http';
+import { whileSessionHolds } from '../../common/session';
 import { listAllNotes } from '../../common/repositories/coaching';
 import { listAllRecords } from '../../common/repositories/health-records';
 import { getProfile } from '../../common/repositories/profiles';
@@ -32,12 +34,17 @@ export const handler = httpHandler(
             listAllRecords(caller.sub, 'L') as Promise<HealthLog[]>,
             listAllNotes(caller.sub),
           ]);
-    await recordAudit(originOf(event), {
-      type: 'data.exported',
-      actorId: caller.sub,
-      subjectId: caller.sub,
-      details: { format: query.format },
-    });
+    // A session signed out (or an account disabled) while the export was read exports nothing (401).
+    await recordAudit(
+      originOf(event),
+      {
+        type: 'data.exported',
+        actorId: caller.sub,
+        subjectId: caller.sub,
+        details: { format: query.format },
+      },
+      { onlyIf: whileSessionHolds(caller) },
+    );
     if (query.format === 'fhir') {
       return {
         ...ok(fhirBundle(profile, measurements, exportedAt)),

@@ -1,7 +1,8 @@
 /**
  * Measurements and daily logs (SPEC-2 section 1), in one table keyed per person and type (see
- * `TABLES.healthRecords`). Health data: never logged. Every function takes the caller's id and reads
- * or writes only that person's partitions; there is no Scan and no filter over other people's items.
+ * `TABLES.healthRecords`). Health data: never logged. Every function takes the caller's id (the
+ * writes: the caller as a `RecordOwner`, their id and their session's check) and reads or writes only
+ * that person's partitions; there is no Scan and no filter over other people's items.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';

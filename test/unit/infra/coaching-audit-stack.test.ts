@@ -432,6 +432,7 @@ describe('coaching grants', () => {
     UnassignCoach: [SESSION_CHECK, ...ON_COACHING.UnassignCoach!, 'dynamodb:PutItem auditEvents'],
     ListCoachClients: [
       SESSION_CHECK,
+      'dynamodb:ConditionCheckItem accounts',
       'dynamodb:BatchGetItem profiles',
       ...ON_COACHING.ListCoachClients!,
       'dynamodb:PutItem auditEvents',

@@ -205,6 +205,7 @@ describe('health functions', () => {
     ],
     ExportMe: [
       SESSION_CHECK,
+      'dynamodb:ConditionCheckItem accounts',
       'dynamodb:GetItem profiles',
       'dynamodb:Query healthRecords/index/byOwner',
       ...lines(KEY_READ, 'healthRecords key'),

@@ -677,7 +677,8 @@ describe('least-privilege IAM', () => {
     // assignment, that the client and the coach still hold their roles and its admin is still one; a
     // recovery, that the admin who issued its code still is one; a health record's create or delete,
     // that its owner's session still passes the session check; a coach's read of a client or note to
-    // them, that the coach's session still does and the client is still in `users`.
+    // them, that the coach's session still does and the client is still in `users`; the coach's client
+    // list and the person's export, that the reader's session still passes it.
     expect(allowed('dynamodb:ConditionCheckItem')).toEqual([
       'AssignCoach',
       'ChangeRoles',
@@ -690,9 +691,11 @@ describe('least-privilege IAM', () => {
       'DeleteUser',
       'DisableUser',
       'EnableUser',
+      'ExportMe',
       'ListClientLogs',
       'ListClientMeasurements',
       'ListClientNotes',
+      'ListCoachClients',
       'RegisterPasskey',
     ]);
     // Only the erase removes an account, one item by key: no function may batch-write (so put) one.

@@ -230,9 +230,14 @@ describe('the HTTP wrapper', () => {
       lines.push(String(chunk));
       return true;
     });
+    // A message that looks like a frame ("at 2026-11-26T08:15:00") is not taken for the place.
     const challenge = 'q8Zt0-expected-challenge';
     const crash = httpHandler({ auth: 'public' }, () =>
-      Promise.reject(new TypeError(`Unexpected authentication response challenge, expected "${challenge}"`)),
+      Promise.reject(
+        new TypeError(
+          `Unexpected authentication response challenge, expected "${challenge}" at 2026-11-26T08:15:00Z\n    at (x:1:2)`,
+        ),
+      ),
     );
     expect((await call(crash, {})).status).toBe(500);
     const logged = JSON.parse(lines.at(-1) ?? '{}') as Record<string, unknown>;
