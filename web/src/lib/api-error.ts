@@ -26,3 +26,9 @@ export const isRetryableError = (error: unknown): boolean => {
   if (error instanceof ApiError) return RETRYABLE_STATUS_CODES.includes(error.status);
   return error instanceof TypeError || (error instanceof Error && error.name === 'NetworkError');
 };
+
+/**
+ * For a delete: the thing is not there (404), so what the delete was for is done, whether an earlier
+ * try of the same delete removed it (its answer lost, then retried: SPEC section 9) or another tab did.
+ */
+export const isAlreadyGone = (error: unknown): boolean => error instanceof ApiError && error.status === 404;

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { signalAcceptedPasskeys } from '../../lib/passkey-signal';
 import { passkeysQueryKey } from './api/get-passkeys';
+import { myActivityQueryKey } from './api/get-my-activity';
 import type { Passkey } from '../../../../shared/account';
 
 /** Who the browser is told about: the WebAuthn user handle and the relying party's id. */
@@ -22,11 +23,13 @@ export const rememberSignalTarget = (queryClient: QueryClient, target: SignalTar
 };
 
 /**
- * After an add or a removal: reads the list again and, where the browser has the Signal API and the
- * user handle is known, tells it every passkey that still works. Only a list read after the change
- * is signalled: a stale one could hide a passkey that was just added.
+ * After an add or a removal: reads the list again (and 'Recent activity', which now holds the
+ * change's event) and, where the browser has the Signal API and the user handle is known, tells it
+ * every passkey that still works. Only a list read after the change is signalled: a stale one could
+ * hide a passkey that was just added.
  */
 export const refreshPasskeys = async (queryClient: QueryClient): Promise<void> => {
+  void queryClient.invalidateQueries({ queryKey: myActivityQueryKey });
   await queryClient.invalidateQueries({ queryKey: passkeysQueryKey });
   const target = queryClient.getQueryData<SignalTarget>(signalTargetKey);
   const state = queryClient.getQueryState<Passkey[]>(passkeysQueryKey);

@@ -222,15 +222,33 @@ describe('Metrics & Analytics', () => {
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     const reading = measurement({ takenAt: hoursAgo(1) });
     measurements = [reading];
-    api.set(
-      `DELETE /v1/measurements/${reading.measurementId}`,
-      json({ message: 'Measurement not found' }, 404),
-    );
+    api.set(`DELETE /v1/measurements/${reading.measurementId}`, json({ message: 'Forbidden' }, 403));
     const app = await open();
     await app.user.click(
       screen.getByRole('button', { name: `Delete Blood glucose from ${when(reading.takenAt)}` }),
     );
-    expect(await screen.findByRole('alert')).toHaveTextContent(HEALTH_MESSAGES.measurementNotFound);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Forbidden');
+  });
+
+  it('says the entry is deleted when the retry of a delete whose answer was lost finds it gone (404)', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const reading = measurement({ takenAt: hoursAgo(1) });
+    measurements = [reading];
+    // The first try deletes it, but its answer is lost (503); SPEC section 9's retry finds nothing.
+    api.set(`DELETE /v1/measurements/${reading.measurementId}`, () => {
+      const first = measurements.length > 0;
+      measurements = [];
+      return first
+        ? json({ message: 'Service Unavailable' }, 503)
+        : json({ message: HEALTH_MESSAGES.measurementNotFound }, 404);
+    });
+    const app = await open();
+    await app.user.click(
+      screen.getByRole('button', { name: `Delete Blood glucose from ${when(reading.takenAt)}` }),
+    );
+    expect(await screen.findByText('Entry deleted')).toBeInTheDocument();
+    expect(api.callsTo('DELETE', `/v1/measurements/${reading.measurementId}`)).toHaveLength(2);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('explains a period that failed to load, keeping both section titles', async () => {

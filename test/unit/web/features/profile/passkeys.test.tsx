@@ -197,6 +197,33 @@ describe('Profile page: Passkeys', () => {
     expect(section.getByRole('button', { name: 'Rename Desk PC' })).toBeInTheDocument();
   });
 
+  it("reads 'Recent activity' again after an add, a rename and a removal, each of which it records", async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const activityReads = () => api.callsTo('GET', '/v1/users/me/activity').length;
+    const { app, section } = await open();
+    await waitFor(() => expect(activityReads()).toBe(1));
+
+    await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
+    await section.findByText('YubiKey added.');
+    await waitFor(() => expect(activityReads()).toBe(2));
+
+    await app.user.click(section.getByRole('button', { name: 'Rename Work laptop' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Rename passkey' }));
+    await app.user.clear(dialog.getByLabelText('Name'));
+    await app.user.type(dialog.getByLabelText('Name'), 'Desk PC');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    await section.findByText('Renamed to Desk PC.');
+    await waitFor(() => expect(activityReads()).toBe(3));
+
+    api.set(`DELETE ${PASSKEYS}/${LAPTOP.credentialId}`, () => {
+      passkeys = [PHONE, ADDED];
+      return new Response(null, { status: 204 });
+    });
+    await app.user.click(section.getByRole('button', { name: 'Remove Desk PC' }));
+    await section.findByText('Desk PC removed.');
+    await waitFor(() => expect(activityReads()).toBe(4));
+  });
+
   it('tells the browser every passkey that still works after an add, where the Signal API exists', async () => {
     const signalAllAcceptedCredentials = vi.fn(() => Promise.resolve());
     vi.stubGlobal('PublicKeyCredential', { signalAllAcceptedCredentials });

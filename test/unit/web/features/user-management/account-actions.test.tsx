@@ -5,6 +5,7 @@ import type { AdminUserListItem, Invitation } from '../../../../../shared/schema
 import * as cognito from '../../support/cognito-mock';
 import { adminUser, completeProfile, invitation, sessionUser } from '../../support/factories';
 import { failure, fakeApi, json } from '../../support/fake-api';
+import { renderApp } from '../../support/render-app';
 import { cell, directoryRoutes, openUserManagement } from '../../support/user-management';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
@@ -144,6 +145,26 @@ describe('User Management: account lifecycle', () => {
     expect(await screen.findByRole('button', { name: 'Disable alex@example.com' })).toBeInTheDocument();
     expect(cell('alex@example.com', 'Status')).toBe('Activated');
     expect(api.callsTo('POST', `${USER_PATH}/enable`)).toHaveLength(1);
+  });
+
+  it('shows the change in the Audit Log when it is opened again, though its page was read a moment before', async () => {
+    const AUDIT = '/internal/v1/admin/audit';
+    api.set(`GET ${AUDIT}`, { events: [], people: [] });
+    api.set(`POST ${USER_PATH}/disable`, () => {
+      users = [{ ...ALEX, status: 'disabled' }];
+      return json({ userId: ALEX.userId, status: 'disabled' });
+    });
+    const app = renderApp('/dashboard/audit');
+    await screen.findByRole('heading', { level: 1, name: 'Audit Log' });
+    await waitFor(() => expect(api.callsTo('GET', AUDIT)).toHaveLength(1));
+    await app.user.click(screen.getByRole('link', { name: 'User Management' }));
+    await screen.findByRole('tablist', { name: 'Filter users' });
+    await app.user.click(await screen.findByRole('button', { name: 'Disable alex@example.com' }));
+    await screen.findByRole('button', { name: 'Enable alex@example.com' });
+    await app.user.click(screen.getByRole('link', { name: 'Audit Log' }));
+    await screen.findByRole('heading', { level: 1, name: 'Audit Log' });
+    // Within its 60 s of freshness, the page is read again: the disable wrote an event.
+    await waitFor(() => expect(api.callsTo('GET', AUDIT)).toHaveLength(2));
   });
 
   it('shows a refused disable in a banner', async () => {

@@ -1,16 +1,22 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { isAlreadyGone } from '../../../lib/api-error';
 import { measurementsQueryKey } from './get-measurements';
 
-/** Only the owner's measurement; the answer is empty (204). */
-export const deleteMeasurement = (measurementId: string): Promise<void> =>
-  apiRequest(`/v1/measurements/${encodeURIComponent(measurementId)}`, { method: 'DELETE' });
+/** Only the owner's measurement; the answer is empty (204). Gone already (404) is done too. */
+export const deleteMeasurement = async (measurementId: string): Promise<void> => {
+  try {
+    await apiRequest(`/v1/measurements/${encodeURIComponent(measurementId)}`, { method: 'DELETE' });
+  } catch (error) {
+    if (!isAlreadyGone(error)) throw error;
+  }
+};
 
 export const useDeleteMeasurement = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteMeasurement,
-    // Either way: a 404 means it is already gone, and every view should show that.
+    // Either way: a refusal may mean it changed meanwhile, and every view should show what is there.
     onSettled: () => queryClient.invalidateQueries({ queryKey: measurementsQueryKey }),
   });
 };

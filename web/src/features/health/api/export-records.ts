@@ -1,4 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { myActivityQueryKey } from '../../profile/api/get-my-activity';
 import { downloadFromApi } from '../../../lib/download';
 
 export type ExportFormat = 'json' | 'fhir';
@@ -13,4 +14,11 @@ export const EXPORT_FILE_NAMES: Record<ExportFormat, string> = {
 export const exportRecords = (format: ExportFormat): Promise<string> =>
   downloadFromApi(`/v1/users/me/export?format=${format}`, EXPORT_FILE_NAMES[format]);
 
-export const useExportRecords = () => useMutation({ mutationFn: exportRecords });
+/** An export is a security event: 'Recent activity' (on the Profile page) is read again after one. */
+export const useExportRecords = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: exportRecords,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: myActivityQueryKey }),
+  });
+};

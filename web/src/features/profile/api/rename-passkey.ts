@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { passkeySchema, renamePasskeyRequestSchema, type Passkey } from '../../../../../shared/account';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { myActivityQueryKey } from './get-my-activity';
 import { passkeysQueryKey } from './get-passkeys';
 
 export interface RenamePasskeyInput {
@@ -21,6 +22,11 @@ export const useRenamePasskey = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: renamePasskey,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: passkeysQueryKey }),
+    // The list, and 'Recent activity', which holds the rename's event.
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: passkeysQueryKey }),
+        queryClient.invalidateQueries({ queryKey: myActivityQueryKey }),
+      ]),
   });
 };

@@ -1,12 +1,17 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { auditQueryKey } from '../../audit/api/get-audit-events';
 import { invitationsQueryKey } from './get-invitations';
 import { usersQueryKey } from './get-users';
 
-/** Reads both admin lists again: an invitation and the person it became share a row. */
+/**
+ * Reads both admin lists again (an invitation and the person it became share a row), and marks the
+ * Audit Log stale: the change wrote an event it must show when it is next opened.
+ */
 export const invalidateAdminLists = (queryClient: QueryClient) =>
   Promise.all([
     queryClient.invalidateQueries({ queryKey: invitationsQueryKey }),
     queryClient.invalidateQueries({ queryKey: usersQueryKey }),
+    queryClient.invalidateQueries({ queryKey: auditQueryKey }),
   ]);
 
 /**

@@ -1,10 +1,11 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   assignCoachRequestSchema,
   assignCoachResponseSchema,
   type AssignCoachRequest,
 } from '../../../../../shared/coaching';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { auditQueryKey } from '../../audit/api/get-audit-events';
 import { adminUserPath, usersQueryKey } from './get-users';
 
 export interface AssignCoachInput extends AssignCoachRequest {
@@ -27,19 +28,22 @@ export const assignCoach = async ({ userId, coachId }: AssignCoachInput): Promis
 export const unassignCoach = (userId: string): Promise<void> =>
   apiRequest(coachPath(userId), { method: 'DELETE' });
 
-// Either way the list is read again: a refusal may mean someone else changed it meanwhile.
+/**
+ * Either way the list is read again (a refusal may mean someone else changed it meanwhile), and the
+ * Audit Log is marked stale for the event.
+ */
+const readAgain = (queryClient: QueryClient) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: usersQueryKey }),
+    queryClient.invalidateQueries({ queryKey: auditQueryKey }),
+  ]);
+
 export const useAssignCoach = () => {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: assignCoach,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: usersQueryKey }),
-  });
+  return useMutation({ mutationFn: assignCoach, onSettled: () => readAgain(queryClient) });
 };
 
 export const useUnassignCoach = () => {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: unassignCoach,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: usersQueryKey }),
-  });
+  return useMutation({ mutationFn: unassignCoach, onSettled: () => readAgain(queryClient) });
 };
