@@ -225,6 +225,38 @@ describe('User Management: account lifecycle', () => {
     await waitFor(() => expect(cell('alex@example.com', 'Roles')).toBe('Coach, User'));
   });
 
+  it('tells an admin changing their own roles that it signs them out, and takes them to sign-in once done', async () => {
+    cognito.givenSession(sessionUser(['admin'], { userId: ALEX.userId, email: ALEX.email }));
+    api.set(`PUT ${USER_PATH}/roles`, (call) => json({ userId: ALEX.userId, ...(call.body as object) }));
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Change roles alex@example.com' }));
+    const dialog = screen.getByRole('dialog', { name: 'Change roles' });
+    expect(dialog).toHaveAccessibleDescription(
+      'Your roles. You are signed out when your roles change, and sign in again to use them.',
+    );
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /^Coach/ }));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save roles' }));
+    await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+    expect(cognito.signOut).toHaveBeenCalled();
+    expect(api.callsTo('PUT', `${USER_PATH}/roles`)[0]?.body).toEqual({
+      roles: ['admins', 'coaches', 'users'],
+    });
+  });
+
+  it("says of someone else's roles that they sign in again, and keeps the admin on the page", async () => {
+    api.set(`PUT ${USER_PATH}/roles`, (call) => json({ userId: ALEX.userId, ...(call.body as object) }));
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Change roles alex@example.com' }));
+    const dialog = screen.getByRole('dialog', { name: 'Change roles' });
+    expect(dialog).toHaveAccessibleDescription(
+      'Roles of alex@example.com. They are asked to sign in again before the change takes effect.',
+    );
+    await app.user.click(within(dialog).getByRole('checkbox', { name: /^Coach/ }));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Save roles' }));
+    expect(await screen.findByText('Roles of alex@example.com changed.')).toBeInTheDocument();
+    expect(app.location().pathname).toBe('/dashboard/users');
+  });
+
   it("shows a refused role change in its dialog, in the server's words", async () => {
     api.set(`PUT ${USER_PATH}/roles`, failure(409, ACCOUNT_MESSAGES.ownAdminRole));
     const app = await openUserManagement();

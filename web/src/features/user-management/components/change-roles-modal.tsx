@@ -6,6 +6,8 @@ import { roleOfGroup } from '../../../../../shared/roles';
 import { Alert } from '../../../components/alert';
 import { FormActions } from '../../../components/form-actions';
 import { Modal } from '../../../components/overlay/modal';
+import { useSessionUser } from '../../../lib/auth/auth-provider';
+import { useSignOutToSignIn } from '../../../lib/auth/use-sign-out';
 import { errorMessage } from '../../../lib/errors';
 import { useChangeRoles } from '../api/change-roles';
 import type { UserEntry } from '../merge-entries';
@@ -15,6 +17,8 @@ import { inGroupOrder, RoleChoiceList } from './role-choice-list';
 const AT_LEAST_ONE = 'Choose at least one role.';
 const CHANGE_FAILED = 'Could not change the roles. Please try again.';
 const TAKES_EFFECT = 'They are asked to sign in again before the change takes effect.';
+/** On one's own row: the change ends one's own session too (decision 044), so it is said first and done on purpose. */
+const OWN_TAKES_EFFECT = 'You are signed out when your roles change, and sign in again to use them.';
 
 interface ChangeRolesModalProps {
   person: UserEntry;
@@ -23,8 +27,13 @@ interface ChangeRolesModalProps {
   onDone: (status: string) => void;
 }
 
-/** 'Change roles': any non-empty set of the three roles; the server's refusal shows here. */
+/**
+ * 'Change roles': any non-empty set of the three roles; the server's refusal shows here. An admin
+ * changing their own roles is told first that it signs them out, and is taken to sign-in once it is done.
+ */
 export function ChangeRolesModal({ person, onClose, onDone }: ChangeRolesModalProps) {
+  const own = useSessionUser().userId === person.key;
+  const signOutToSignIn = useSignOutToSignIn();
   const current = ROLE_GROUPS.filter((group) => person.roles.includes(roleOfGroup(group)));
   const [chosen, setChosen] = useState<RoleGroup[]>(current);
   const change = useChangeRoles();
@@ -39,14 +48,16 @@ export function ChangeRolesModal({ person, onClose, onDone }: ChangeRolesModalPr
     if (!chosen.length) return;
     change.mutate(
       { userId: person.key, roles: chosen },
-      { onSuccess: () => onDone(`Roles of ${person.email} changed.`) },
+      {
+        onSuccess: () => (own ? void signOutToSignIn() : onDone(`Roles of ${person.email} changed.`)),
+      },
     );
   };
 
   return (
     <Modal
       title={ACCOUNT_LABELS.changeRoles}
-      description={`Roles of ${person.email}. ${TAKES_EFFECT}`}
+      description={own ? `Your roles. ${OWN_TAKES_EFFECT}` : `Roles of ${person.email}. ${TAKES_EFFECT}`}
       onClose={onClose}
     >
       <form className="form" onSubmit={submit}>
