@@ -242,7 +242,13 @@ export const targetFor = (type: MeasurementType, context?: GlucoseContext): Targ
     (target) => target.type === type && (target.context === undefined || target.context === context),
   );
 
-/** Where a reading stands against its target; undefined when no target applies to it. */
+/**
+ * Where a reading stands against its target; undefined when no target applies to it. Judged on the
+ * value as it is shown (rounded in the stored unit, SPEC-2 1.1; the types with a target are always
+ * shown in it), as a laboratory classifies the value it reports: 1.69 mmol/L of triglycerides is
+ * stored as 149.68 mg/dL and shown as 150 mg/dL, which is not under 150, so it is marked above
+ * target rather than 'In target' beside a value that contradicts it.
+ */
 export const targetStatus = (
   type: MeasurementType,
   value: MeasurementValue,
@@ -251,8 +257,9 @@ export const targetStatus = (
   if (typeof value !== 'number') return undefined;
   const target = targetFor(type, context);
   if (!target) return undefined;
-  if (target.min !== undefined && value < target.min) return 'below';
-  if (target.exclusiveMax ? value >= target.max : value > target.max) return 'above';
+  const shown = roundForDisplay(type, value, MEASUREMENTS[type].storedUnit);
+  if (target.min !== undefined && shown < target.min) return 'below';
+  if (target.exclusiveMax ? shown >= target.max : shown > target.max) return 'above';
   return 'in';
 };
 

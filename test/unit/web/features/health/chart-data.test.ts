@@ -41,6 +41,26 @@ describe('buildCharts', () => {
     expect(charts.map((c) => c.rows[0]?.target)).toEqual(['In target', 'In target', 'Above target']);
   });
 
+  it('marks a reading as it is shown: the rounded value and its mark never contradict each other', () => {
+    const rowsOf = (type: 'glucose' | 'hba1c' | 'triglycerides', values: number[]) =>
+      buildCharts(
+        values.map((value, i) =>
+          measurement({ type, value, takenAt: new Date(Date.UTC(2026, 10, 1, 8, i)).toISOString() }),
+        ),
+        'metric',
+      )[0]?.rows.map((row) => `${row.value} ${row.target}`);
+    // 1.69 mmol/L of triglycerides is stored as 149.68 mg/dL and shown as 150: not under 150.
+    expect(rowsOf('triglycerides', [149.4, 149.68])).toEqual(['150 Above target', '149 In target']);
+    expect(rowsOf('hba1c', [5.64, 5.66])).toEqual(['5.7 Above target', '5.6 In target']);
+    // Fasting 70-100 mg/dL, both ends in: 69.6 is shown as 70, 100.4 as 100.
+    expect(rowsOf('glucose', [69.4, 69.6, 100.4, 100.5])).toEqual([
+      '101 Above target',
+      '100 In target',
+      '70 In target',
+      '69 Below target',
+    ]);
+  });
+
   it('charts blood pressure as two series', () => {
     const [chart] = buildCharts(
       [measurement({ type: 'blood_pressure', value: { systolic: 128, diastolic: 82 } })],
