@@ -196,6 +196,8 @@ describe('Metrics & Analytics', () => {
     expect(confirm).toHaveBeenCalledWith('Delete this entry?');
     await waitFor(() => expect(entryItems()).toHaveLength(1));
     expect(screen.getByText('Entry deleted')).toBeInTheDocument();
+    // The pressed button left with its row: focus is on the list, not back at the top of the page.
+    await waitFor(() => expect(screen.getByRole('list', { name: 'Entries, newest first' })).toHaveFocus());
     // The chart of the deleted reading goes too.
     expect(
       within(screen.getByRole('region', { name: 'Progress Charts' })).getByText(HEALTH_MESSAGES.noEntries),

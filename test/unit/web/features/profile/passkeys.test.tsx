@@ -140,6 +140,8 @@ describe('Profile page: Passkeys', () => {
     expect(confirm).toHaveBeenCalledWith('Remove the passkey Work laptop?');
     expect(await section.findByText('Work laptop removed.')).toBeInTheDocument();
     expect(items()).toHaveLength(1);
+    // Its buttons left with it: focus is on the list, not back at the top of the page.
+    await waitFor(() => expect(section.getByRole('list', { name: 'Passkeys' })).toHaveFocus());
   });
 
   it('keeps the passkey when the prompt is declined', async () => {

@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { MeasurementSystem } from '../../../../../shared/health';
 import { HEALTH_MESSAGES } from '../../../../../shared/health-messages';
 import { EmptyState } from '../../../components/empty-state';
+import { useKeepFocusIn } from '../../../lib/keep-focus';
 import { summarize, targetLabel, type Entry } from '../entries';
 import { formatDateTime } from '../health-format';
 
@@ -21,10 +22,13 @@ interface RecentEntriesProps {
 /** Measurements and logs, newest first, readings off target marked in words. */
 export function RecentEntries({ entries, system, onDelete, deletingId }: RecentEntriesProps) {
   const [shown, setShown] = useState(PAGE_SIZE);
+  const list = useRef<HTMLUListElement>(null);
+  // A deleted entry's button leaves with its row: focus stays in the list.
+  useKeepFocusIn(list, entries);
   if (!entries.length) return <EmptyState>{HEALTH_MESSAGES.noEntries}</EmptyState>;
   return (
     <>
-      <ul className="entry-list">
+      <ul className="entry-list" ref={list} tabIndex={-1} aria-label="Entries, newest first">
         {entries.slice(0, shown).map((entry) => {
           const { title, detail } = summarize(entry, system);
           const target = entry.source === 'measurement' ? targetLabel(entry.measurement) : undefined;

@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ACCOUNT_LABELS, confirmRemovePasskey, type Passkey } from '../../../../../shared/account';
 import { LoadFailed } from '../../../components/load-failed';
 import { Spinner } from '../../../components/spinner';
 import { formatDate, formatDateTime } from '../../../lib/format';
+import { useKeepFocusIn } from '../../../lib/keep-focus';
 import { usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
 import { ProfileSection } from '../profile-view';
@@ -47,6 +48,9 @@ export function PasskeysSection() {
   const remove = useRemovePasskey();
   const [renaming, setRenaming] = useState<Passkey | null>(null);
   const [status, setStatus] = useState('');
+  const list = useRef<HTMLUListElement>(null);
+  // A removed passkey's buttons leave with it: focus stays in the list.
+  useKeepFocusIn(list, passkeys.data);
 
   const onRemove = (passkey: Passkey) => {
     if (!window.confirm(confirmRemovePasskey(passkey.name))) return;
@@ -68,7 +72,7 @@ export function PasskeysSection() {
       ) : passkeys.isPending ? (
         <Spinner />
       ) : (
-        <ul className="entry-list" aria-label={ACCOUNT_LABELS.passkeys}>
+        <ul className="entry-list" aria-label={ACCOUNT_LABELS.passkeys} ref={list} tabIndex={-1}>
           {passkeys.data.map((passkey) => (
             <li key={passkey.credentialId} className="entry">
               <PasskeyDetails passkey={passkey} />
