@@ -85,10 +85,13 @@ function ClientNotes({ userId, clientName }: { userId: string; clientName: strin
         Coach notes
       </h2>
       <NoteForm userId={userId} clientName={clientName} />
-      {notes.isError ? (
+      {notes.isError && forbidden ? (
+        // No longer this coach's client: trying again cannot help.
         <Alert tone="error" title={NOTES_FAILED}>
           <p>{errorMessage(notes.error, 'Please try again.')}</p>
         </Alert>
+      ) : notes.isError ? (
+        <LoadFailed title={NOTES_FAILED} error={notes.error} onRetry={notes.refetch} />
       ) : notes.isPending ? (
         <Spinner />
       ) : (

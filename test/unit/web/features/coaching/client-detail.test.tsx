@@ -158,6 +158,19 @@ describe('Client detail', () => {
     ]);
   });
 
+  it('explains notes that failed to load and offers to try again', async () => {
+    let tries = 0;
+    api.set(`GET ${BASE}/notes`, () => {
+      tries += 1;
+      return tries <= 2 ? json({ message: 'Service Unavailable' }, 503) : json({ notes: [coachNote()] });
+    });
+    const app = await open();
+    const alert = await notesSection().findByRole('alert');
+    expect(alert).toHaveTextContent('Could not load the notes');
+    await app.user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(noteItems()).toHaveLength(1));
+  });
+
   it("says 'No notes yet.' before the first note", async () => {
     await open();
     expect(notesSection().getByText(COACHING_MESSAGES.noNotes)).toBeInTheDocument();
