@@ -19,6 +19,8 @@ export type RowDialog = { kind: 'coach' | 'roles' | 'recovery' | 'resend'; entry
 
 interface RowActionsOptions {
   openDialog: (dialog: RowDialog) => void;
+  /** Opens the dialog unless one is open (a code that arrives after its dialog was closed). */
+  openDialogIfNone: (dialog: RowDialog) => void;
   /** What to tell screen readers after a change ('' to clear). */
   announce: (status: string) => void;
 }
@@ -27,7 +29,7 @@ interface RowActionsOptions {
  * What the table's buttons do: the SPEC's confirm prompts, then the call. Reset access and Resend
  * show their code (or the refusal) in a dialog; the other refusals show in the page's banner.
  */
-export const useRowActions = ({ openDialog, announce }: RowActionsOptions) => {
+export const useRowActions = ({ openDialog, openDialogIfNone, announce }: RowActionsOptions) => {
   const deleteInvitation = useDeleteInvitation();
   const deleteUser = useDeleteUser();
   const setUserStatus = useSetUserStatus();
@@ -60,12 +62,14 @@ export const useRowActions = ({ openDialog, announce }: RowActionsOptions) => {
     onResetAccess: (entry) => {
       if (!window.confirm(confirmResetAccess(entry.email))) return;
       begin();
-      resetAccess.mutate(entry.key);
+      // A code that arrives after its dialog was closed is shown all the same: the code it replaced
+      // no longer works, and this one is shown nowhere else.
+      resetAccess.mutate(entry.key, { onSuccess: () => openDialogIfNone({ kind: 'recovery', entry }) });
       openDialog({ kind: 'recovery', entry });
     },
     onResend: (entry) => {
       begin();
-      resend.mutate(entry.email);
+      resend.mutate(entry.email, { onSuccess: () => openDialogIfNone({ kind: 'resend', entry }) });
       openDialog({ kind: 'resend', entry });
     },
     onToggleStatus: (entry) => {

@@ -29,7 +29,11 @@ export function UserManagementPage() {
   const [tab, setTab] = useState<TabId>('all');
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [status, setStatus] = useState('');
-  const row = useRowActions({ openDialog: setDialog, announce: setStatus });
+  const row = useRowActions({
+    openDialog: setDialog,
+    openDialogIfNone: (opened) => setDialog((current) => current ?? opened),
+    announce: setStatus,
+  });
   const close = () => setDialog(null);
   const done = (message: string) => {
     setDialog(null);

@@ -4,7 +4,7 @@ import { ACCOUNT_MESSAGES } from '../../../../../shared/account';
 import type { AdminUserListItem, Invitation } from '../../../../../shared/schemas';
 import * as cognito from '../../support/cognito-mock';
 import { adminUser, completeProfile, invitation, sessionUser } from '../../support/factories';
-import { failure, fakeApi, json } from '../../support/fake-api';
+import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 import { cell, directoryRoutes, openUserManagement } from '../../support/user-management';
 
@@ -122,6 +122,19 @@ describe('User Management: account lifecycle', () => {
     await app.user.click(dialog.getByRole('button', { name: 'Sign in again' }));
     await waitFor(() => expect(app.location().pathname).toBe('/signin'));
     expect(cognito.signOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows a resent code that arrives after its dialog was closed (the old code no longer works)', async () => {
+    const answer = deferred<Response>();
+    api.set('POST /internal/v1/admin/invitations/old%40example.com/resend', () => answer.promise);
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Resend old@example.com' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Resend invitation' }));
+    await app.user.click(dialog.getByRole('button', { name: 'Close dialog' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    answer.resolve(json({ ...EXPIRED, status: 'pending', ...NEW_CODE }));
+    const reopened = within(await screen.findByRole('dialog', { name: 'Resend invitation' }));
+    expect(await reopened.findByText('WXYZ-2345-WXYZ-6789')).toBeInTheDocument();
   });
 
   it('offers Disable on an active person and Enable on a disabled one, showing Disabled', async () => {
