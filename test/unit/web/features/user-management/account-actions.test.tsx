@@ -200,6 +200,8 @@ describe('User Management: account lifecycle', () => {
       'Delete alex@example.com and all their data? This cannot be undone.',
     );
     await waitFor(() => expect(screen.queryByText('alex@example.com')).not.toBeInTheDocument());
+    // The row's buttons left with it; the invitations' rows remain, and focus stays on the table.
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Users' })).toHaveFocus());
   });
 
   it('keeps the person when the delete prompt is declined', async () => {

@@ -1,6 +1,8 @@
+import { useRef } from 'react';
 import { ACCOUNT_LABELS } from '../../../../../shared/account';
 import { MESSAGES } from '../../../../../shared/messages';
 import { EmptyState } from '../../../components/empty-state';
+import { useKeepFocusIn } from '../../../lib/keep-focus';
 import { ROLE_LABELS } from '../../../lib/role-labels';
 import { rowKey, type EntryStatus, type UserEntry } from '../merge-entries';
 import { isClient, UserActions, type RowActions } from './user-actions';
@@ -45,9 +47,12 @@ function CoachCell({ entry, coachNames }: { entry: UserEntry; coachNames: Readon
 }
 
 export function UserTable({ entries, tab, hasMore = false, coachNames, actions }: UserTableProps) {
+  const table = useRef<HTMLDivElement>(null);
+  // A deleted person's or invitation's buttons leave with the row: focus stays on the table.
+  useKeepFocusIn(table, entries);
   if (entries.length === 0) return hasMore ? null : <EmptyState>{EMPTY[tab]}</EmptyState>;
   return (
-    <div className="table-scroll" role="region" aria-label="Users" tabIndex={0}>
+    <div className="table-scroll" role="region" aria-label="Users" tabIndex={0} ref={table}>
       <table className="table">
         <thead>
           <tr>
