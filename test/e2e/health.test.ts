@@ -78,31 +78,27 @@ const auditScreen = async (page: Page, screen: string) => {
   await saveScreenshot(page, screen, page.viewportSize() ?? DESKTOP);
 };
 
-/** Canvas pixels of a chart painted in the band's colour (the band is translucent green). */
-const bandPixels = (chart: Locator) =>
+/**
+ * Pixels of a chart's canvas: `band`, painted in the band's colour (translucent green), and `painted`,
+ * painted at all (axes, series; above 0 once the chart is drawn).
+ */
+const pixelsOf = (chart: Locator) =>
   chart.locator('canvas').evaluate((canvas: HTMLCanvasElement) => {
     const context = canvas.getContext('2d');
-    if (!context) return -1;
+    if (!context) return { band: -1, painted: -1 };
     const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
-    let count = 0;
+    let band = 0;
+    let painted = 0;
     for (let i = 0; i < data.length; i += 4) {
       const [r = 0, g = 0, b = 0, a = 0] = [data[i], data[i + 1], data[i + 2], data[i + 3]];
+      if (a > 0) painted += 1;
       if (a > 20 && a < 60 && Math.abs(r - 22) < 12 && Math.abs(g - 101) < 12 && Math.abs(b - 52) < 12)
-        count += 1;
+        band += 1;
     }
-    return count;
+    return { band, painted };
   });
-
-/** How many pixels of the chart's canvas are painted at all (axes, series): above 0 once it is drawn. */
-const paintedPixels = (chart: Locator) =>
-  chart.locator('canvas').evaluate((canvas: HTMLCanvasElement) => {
-    const context = canvas.getContext('2d');
-    if (!context) return -1;
-    const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
-    let count = 0;
-    for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) count += 1;
-    return count;
-  });
+const bandPixels = async (chart: Locator) => (await pixelsOf(chart)).band;
+const paintedPixels = async (chart: Locator) => (await pixelsOf(chart)).painted;
 
 describe('health records in the browser', () => {
   test('an imperial client logs every kind of entry from Health Overview and sees the tiles in lb and in', async () => {
