@@ -15,8 +15,19 @@ export const useKeepFocusIn = (container: RefObject<HTMLElement | null>, items: 
     const remember = (event: FocusEvent) => {
       lastFocused.current = event.target as Element;
     };
+    // Focus that moved to another element outside the list is forgotten. Focus that went nowhere (to
+    // the page, or to the window's confirm prompt, after which the browser gives it back) keeps its
+    // claim: the row may be about to leave with it.
+    const forget = (event: FocusEvent) => {
+      const next = event.relatedTarget;
+      if (next instanceof Node && !element.contains(next)) lastFocused.current = null;
+    };
     element.addEventListener('focusin', remember);
-    return () => element.removeEventListener('focusin', remember);
+    element.addEventListener('focusout', forget);
+    return () => {
+      element.removeEventListener('focusin', remember);
+      element.removeEventListener('focusout', forget);
+    };
   });
   useEffect(() => {
     const lost = lastFocused.current;

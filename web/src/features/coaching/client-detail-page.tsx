@@ -88,7 +88,7 @@ function ClientNotes({ userId, clientName }: { userId: string; clientName: strin
       {notes.isError && forbidden ? (
         // No longer this coach's client: trying again cannot help.
         <Alert tone="error" title={NOTES_FAILED}>
-          <p>{errorMessage(notes.error, 'Please try again.')}</p>
+          <p>{errorMessage(notes.error, COACHING_MESSAGES.notYourClient)}</p>
         </Alert>
       ) : notes.isError ? (
         <LoadFailed title={NOTES_FAILED} error={notes.error} onRetry={notes.refetch} />

@@ -242,17 +242,30 @@ describe('User Management: account lifecycle', () => {
 
   it('tells an admin changing their own roles that it signs them out, and takes them to sign-in once done', async () => {
     cognito.givenSession(sessionUser(['admin'], { userId: ALEX.userId, email: ALEX.email }));
-    api.set(`PUT ${USER_PATH}/roles`, (call) => json({ userId: ALEX.userId, ...(call.body as object) }));
+    // As the server does: the change refuses the token that made it.
+    let changed = false;
+    api.set(`PUT ${USER_PATH}/roles`, (call) => {
+      changed = true;
+      return json({ userId: ALEX.userId, ...(call.body as object) });
+    });
+    const directory = directoryRoutes({ users: () => users, invitations: () => invitations });
+    for (const [route, list] of Object.entries(directory))
+      api.set(route, (call) => (changed ? failure(401, 'Unauthorized') : list(call)));
     const app = await openUserManagement();
+    const readsOfLists = () =>
+      api.calls.filter((call) => call.method === 'GET' && call.path.startsWith('/internal/v1/admin/')).length;
     await app.user.click(screen.getByRole('button', { name: 'Change roles alex@example.com' }));
     const dialog = screen.getByRole('dialog', { name: 'Change roles' });
     expect(dialog).toHaveAccessibleDescription(
       'Your roles. You are signed out when your roles change, and sign in again to use them.',
     );
     await app.user.click(within(dialog).getByRole('checkbox', { name: /^Coach/ }));
+    const readsBefore = readsOfLists();
     await app.user.click(within(dialog).getByRole('button', { name: 'Save roles' }));
     await waitFor(() => expect(app.location().pathname).toBe('/signin'));
-    expect(cognito.signOut).toHaveBeenCalled();
+    expect(cognito.signOut).toHaveBeenCalledTimes(1);
+    // Nothing was read again with the token the change refused.
+    expect(readsOfLists()).toBe(readsBefore);
     expect(api.callsTo('PUT', `${USER_PATH}/roles`)[0]?.body).toEqual({
       roles: ['admins', 'coaches', 'users'],
     });

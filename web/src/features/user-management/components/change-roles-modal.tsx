@@ -32,11 +32,12 @@ interface ChangeRolesModalProps {
  * changing their own roles is told first that it signs them out, and is taken to sign-in once it is done.
  */
 export function ChangeRolesModal({ person, onClose, onDone }: ChangeRolesModalProps) {
-  const own = useSessionUser().userId === person.key;
+  const { userId } = useSessionUser();
+  const own = userId === person.key;
   const signOutToSignIn = useSignOutToSignIn();
   const current = ROLE_GROUPS.filter((group) => person.roles.includes(roleOfGroup(group)));
   const [chosen, setChosen] = useState<RoleGroup[]>(current);
-  const change = useChangeRoles();
+  const change = useChangeRoles(userId);
   const unchanged = chosen.length === current.length && current.every((group) => chosen.includes(group));
 
   const toggle = (group: RoleGroup) =>
