@@ -4,6 +4,7 @@
  * carry the client it never calls (docs/decisions/022-signin-bundle-budget.md).
  */
 import { RETRYABLE_STATUS_CODES } from '../../../shared/constants';
+import { isNetworkFailure } from './errors';
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -26,13 +27,6 @@ export const isRetryableError = (error: unknown): boolean => {
   if (error instanceof ApiError) return RETRYABLE_STATUS_CODES.includes(error.status);
   return isNetworkFailure(error);
 };
-
-/**
- * A request that never reached the server: fetch rejects with a TypeError (worded by each browser:
- * 'Failed to fetch', 'Load failed'), and Amplify's token refresh throws its own `NetworkError`.
- */
-export const isNetworkFailure = (error: unknown): boolean =>
-  error instanceof TypeError || (error instanceof Error && error.name === 'NetworkError');
 
 /**
  * For a delete: the thing is not there (404), so what the delete was for is done, whether an earlier

@@ -1,4 +1,11 @@
-import { isNetworkFailure } from './api-error';
+/**
+ * A request that never reached the server: fetch rejects with a TypeError (worded by each browser:
+ * 'Failed to fetch', 'Load failed'), and Amplify's token refresh throws its own `NetworkError`. Here,
+ * without imports, because /signin carries this module and nothing of the API client
+ * (docs/decisions/022-signin-bundle-budget.md).
+ */
+export const isNetworkFailure = (error: unknown): boolean =>
+  error instanceof TypeError || (error instanceof Error && error.name === 'NetworkError');
 
 /**
  * The text to show for a failure: the error's own message (an answer of the API, a passkey failure,
