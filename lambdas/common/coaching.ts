@@ -5,11 +5,10 @@
  */
 import type { AuditDetailValue } from '../../shared/audit';
 import { COACHING_MESSAGES, type Person } from '../../shared/coaching';
-import { API_MESSAGES } from '../../shared/messages';
 import { canonicalRoles } from '../../shared/roles';
 import { userIdSchema } from '../../shared/schemas';
 import { auditTransactItem, originOf, recordAudit, type RequestOrigin } from './audit';
-import { Conflict, Forbidden, Unauthorized } from './errors';
+import { Conflict, Forbidden } from './errors';
 import type { Caller } from './http';
 import { getAccountGate, holdsRoleCheckItem } from './repositories/accounts';
 import {
@@ -21,7 +20,7 @@ import {
   unassignItem,
 } from './repositories/coaching';
 import { getProfileNames, personOf, type ProfileNames } from './repositories/profiles';
-import { callerSessionCheckItem } from './session';
+import { whileSessionHolds } from './session';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { TransactItem } from './aws';
 
@@ -130,24 +129,23 @@ export const recordClientRead = (
   coach: Caller,
   clientId: string,
   details: Record<string, AuditDetailValue>,
-): Promise<void> =>
-  recordAudit(
+): Promise<void> => {
+  const session = whileSessionHolds(coach);
+  return recordAudit(
     originOf(event),
     { type: 'client.data.read', actorId: coach.sub, subjectId: clientId, details },
     {
       onlyIf: {
         checks: [
-          callerSessionCheckItem(coach),
+          ...session.checks,
           coachOfCheckItem(clientId, coach.sub),
           holdsRoleCheckItem(clientId, 'users'),
         ],
-        refused: (failed) =>
-          failed(0)
-            ? new Unauthorized(API_MESSAGES.unauthorized)
-            : new Forbidden(COACHING_MESSAGES.notYourClient),
+        refused: (failed) => (failed(0) ? session.refused() : new Forbidden(COACHING_MESSAGES.notYourClient)),
       },
     },
   );
+};
 
 export const personFrom = (userId: string, profile: ProfileNames | undefined): Person | undefined =>
   profile && personOf(userId, profile);

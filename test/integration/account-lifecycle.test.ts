@@ -64,6 +64,14 @@ const activatedPerson = async (email: string) => {
   return world.http.activate(email, invite.body.activationCode);
 };
 
+/** A weight reading taken now, sent by the person. */
+const postReading = (idToken?: string) =>
+  api<{ measurementId: string }>('POST', '/v1/measurements', idToken, {
+    type: 'weight',
+    value: 70,
+    takenAt: new Date().toISOString(),
+  });
+
 const passkeysOf = async (idToken: string) =>
   (await api<{ passkeys: Passkey[] }>('GET', '/v1/users/me/passkeys', idToken)).body.passkeys;
 
@@ -920,11 +928,7 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
       );
     });
     try {
-      const reading = await api('POST', '/v1/measurements', person.idToken, {
-        type: 'weight',
-        value: 70,
-        takenAt: new Date().toISOString(),
-      });
+      const reading = await postReading(person.idToken);
       expect(erase.fired()).toBe(true);
       expect(reading).toMatchObject({ status: 401, body: { message: API_MESSAGES.unauthorized } });
     } finally {
@@ -945,11 +949,7 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
         signOutEverywhere(person.idToken ?? ''),
       );
       try {
-        const reading = await api('POST', '/v1/measurements', person.idToken, {
-          type: 'weight',
-          value: 70,
-          takenAt: new Date().toISOString(),
-        });
+        const reading = await postReading(person.idToken);
         expect(race.fired()).toBe(true);
         expect(reading).toMatchObject({ status: 401, body: { message: API_MESSAGES.unauthorized } });
       } finally {
@@ -961,15 +961,7 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
 
     it('exports nothing: 401, and no export is recorded', async () => {
       const person = await activatedPerson('late-exporter@example.com');
-      expect(
-        (
-          await api('POST', '/v1/measurements', person.idToken, {
-            type: 'weight',
-            value: 70,
-            takenAt: new Date().toISOString(),
-          })
-        ).status,
-      ).toBe(201);
+      expect((await postReading(person.idToken)).status).toBe(201);
       // The export passed the session check and is reading the records when the session ends.
       const race = await interleave('QueryCommand', `${person.userId}#M`, () =>
         signOutEverywhere(person.idToken ?? ''),
@@ -987,11 +979,7 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
 
     it('deletes no reading: 401, and the new session still has it', async () => {
       const person = await activatedPerson('late-deleter@example.com');
-      const stored = await api<{ measurementId: string }>('POST', '/v1/measurements', person.idToken, {
-        type: 'weight',
-        value: 70,
-        takenAt: new Date().toISOString(),
-      });
+      const stored = await postReading(person.idToken);
       expect(stored.status).toBe(201);
       const id = stored.body.measurementId;
       const race = await interleave('TransactWriteItemsCommand', id, () =>

@@ -699,6 +699,19 @@ const noteSentAgain = (
   expectResult: status(answered),
 });
 
+/** A coach's note whose transaction (its first item the coach's session check) `failed` on one item. */
+const noteRefused = (name: string, failed: 'session' | 'state', answered: number): Scenario => ({
+  name,
+  event: { claims: coachClaims, pathParameters: clientPath, body: { text: 'Well done this week.' } },
+  ddb: firstAnswer(accounts(clientAccount()), (call) => {
+    if (on('GetItem', 'coaching', call)) return { Item: clientState() };
+    if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
+    if (on('ConditionCheckItem', 'accounts', call)) throw noteCancelled(failed)();
+    return undefined;
+  }),
+  expectResult: status(answered),
+});
+
 const SCENARIOS: Record<string, readonly Scenario[]> = {
   VerifyActivation: [
     {
@@ -1200,30 +1213,16 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       }),
       expectResult: status(201),
     },
-    {
-      name: "the assignment ended meanwhile: the transaction's condition refuses the note",
-      event: { claims: coachClaims, pathParameters: clientPath, body: { text: 'Well done this week.' } },
-      ddb: firstAnswer(accounts(clientAccount()), (call) => {
-        if (on('GetItem', 'coaching', call)) return { Item: clientState() };
-        if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
-        // The transaction (its first item the coach's session check): the state's update is
-        // conditioned on the coach.
-        if (on('ConditionCheckItem', 'accounts', call)) throw noteCancelled('state')();
-        return undefined;
-      }),
-      expectResult: status(403),
-    },
-    {
-      name: "the coach's session ended meanwhile (disabled, signed out): the transaction refuses the note",
-      event: { claims: coachClaims, pathParameters: clientPath, body: { text: 'Well done this week.' } },
-      ddb: firstAnswer(accounts(clientAccount()), (call) => {
-        if (on('GetItem', 'coaching', call)) return { Item: clientState() };
-        if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
-        if (on('ConditionCheckItem', 'accounts', call)) throw noteCancelled('session')();
-        return undefined;
-      }),
-      expectResult: status(401),
-    },
+    noteRefused(
+      "the assignment ended meanwhile: the transaction's condition on the state refuses the note",
+      'state',
+      403,
+    ),
+    noteRefused(
+      "the coach's session ended meanwhile (disabled, signed out): the transaction refuses the note",
+      'session',
+      401,
+    ),
     noteSentAgain(
       'sent again with its Idempotency-Key: the key is there, so it reads back the note the first try stored',
       keyUsed,
