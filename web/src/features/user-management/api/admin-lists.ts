@@ -18,7 +18,15 @@ export const invalidateAdminLists = (queryClient: QueryClient) =>
  * A change to a person or an invitation. The lists are read again either way: a refusal may mean
  * someone else changed them meanwhile.
  */
-export const useAdminListMutation = <Input, Output>(mutationFn: (input: Input) => Promise<Output>) => {
+export const useAdminListMutation = <Input, Output>(
+  mutationFn: (input: Input) => Promise<Output>,
+  /** A change after which nothing is read again (its success ended the admin's own session). */
+  endsOwnSession: (input: Input) => boolean = () => false,
+) => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn, onSettled: () => invalidateAdminLists(queryClient) });
+  return useMutation({
+    mutationFn,
+    onSettled: (_data, error, input) =>
+      error === null && endsOwnSession(input) ? undefined : invalidateAdminLists(queryClient),
+  });
 };

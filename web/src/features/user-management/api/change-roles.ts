@@ -2,8 +2,7 @@ import * as z from 'zod/mini';
 import type { RoleGroup } from '../../../../../shared/constants';
 import { changeRolesRequestSchema } from '../../../../../shared/account';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { invalidateAdminLists } from './admin-lists';
+import { useAdminListMutation } from './admin-lists';
 import { adminUserPath } from './get-users';
 
 export interface ChangeRolesInput {
@@ -27,11 +26,5 @@ export const changeRoles = async ({ userId, roles }: ChangeRolesInput): Promise<
  * As every admin change, the lists are read again, success or not; but not after a change of one's own
  * roles (`ownUserId`): it ends one's own session (decision 044), and the read would only meet the 401.
  */
-export const useChangeRoles = (ownUserId: string) => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: changeRoles,
-    onSettled: (_data, error, input) =>
-      error === null && input.userId === ownUserId ? undefined : invalidateAdminLists(queryClient),
-  });
-};
+export const useChangeRoles = (ownUserId: string) =>
+  useAdminListMutation(changeRoles, (input) => input.userId === ownUserId);
