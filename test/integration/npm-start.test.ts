@@ -151,6 +151,16 @@ interface Stopped {
   readonly survivors: string[];
 }
 
+const ranDynamoDbLocal = (tree: ProcessTree) =>
+  tree.members.some((member) => member.command.includes('DynamoDBLocal.jar'));
+
+/** Looks until the tree holds DynamoDB Local's JVM (or a second passes: then the test's check fails). */
+const seeDynamoDbLocal = (tree: ProcessTree) => {
+  const deadline = Date.now() + 1000;
+  do tree.scan();
+  while (!ranDynamoDbLocal(tree) && Date.now() < deadline);
+};
+
 /**
  * Starts `npm start -- --reset` on a fresh port and data folder with LOCAL_START_TRACE=1, sends the
  * signal synchronously from the 'data' handler that reads the `at` line, and watches the whole tree
@@ -171,6 +181,10 @@ const stopDuringStart = async ({ via, at, signal, to }: StopAt): Promise<Stopped
       onLine: (line) => {
         const pid = holder.run?.child.pid;
         if (signalledAt !== 0 || !line.startsWith(at) || pid === undefined) return;
+        // Seen from outside before the signal: stopped at once, the JVM can be gone (and reaped)
+        // before a look after the signal reaches its /proc entry, and the run would seem to have
+        // started none. It is spawned when the line is printed; the look takes milliseconds.
+        if (holder.tree) seeDynamoDbLocal(holder.tree);
         if (to === 'group') process.kill(-pid, signal);
         else holder.run?.child.kill(signal);
         signalledAt = Date.now();
@@ -203,8 +217,6 @@ const stopDuringStart = async ({ via, at, signal, to }: StopAt): Promise<Stopped
   }
 };
 
-const ranDynamoDbLocal = (tree: ProcessTree) =>
-  tree.members.some((member) => member.command.includes('DynamoDBLocal.jar'));
 
 // The tree is seen through /proc (Linux).
 describe.skipIf(!canSeeProcesses)('npm start stopped during its start-up', () => {
