@@ -1,4 +1,5 @@
 /** Typed HTTP errors: each carries a status code and a message that is safe to show the caller. */
+import { API_MESSAGES } from '../../shared/messages';
 
 export class HttpError extends Error {
   override readonly name: string = 'HttpError';
@@ -17,9 +18,10 @@ export class BadRequest extends HttpError {
     super(400, message, details);
   }
 }
+/** 401: SPEC's 'Unauthorized' unless a screen's own text is given. */
 export class Unauthorized extends HttpError {
   override readonly name = 'Unauthorized';
-  constructor(message: string) {
+  constructor(message: string = API_MESSAGES.unauthorized) {
     super(401, message);
   }
 }

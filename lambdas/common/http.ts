@@ -184,9 +184,9 @@ const callerFrom = (event: APIGatewayProxyEvent): Caller | null => {
 
 const authorize = async (level: AuthLevel, caller: Caller | null): Promise<void> => {
   if (level === 'public') return;
-  if (!caller) throw new Unauthorized(API_MESSAGES.unauthorized);
+  if (!caller) throw new Unauthorized();
   // A token of a disabled, deleted or reset person, or one with roles that changed, ends here.
-  if (!(await sessionIsValid(caller))) throw new Unauthorized(API_MESSAGES.unauthorized);
+  if (!(await sessionIsValid(caller))) throw new Unauthorized();
   if (level === 'admin' && !caller.groups.includes('admins')) throw new Forbidden(API_MESSAGES.forbidden);
   if (level === 'coach' && !caller.groups.includes('coaches')) throw new Forbidden(API_MESSAGES.forbidden);
 };

@@ -8,7 +8,6 @@
  * by the very next request, in every Lambda at once.
  */
 import { ACCOUNT_MESSAGES, PASSKEY_REAUTH_MAX_AGE_SECONDS } from '../../shared/account';
-import { API_MESSAGES } from '../../shared/messages';
 import type { RoleGroup } from '../../shared/constants';
 import { canonicalRoles } from '../../shared/roles';
 import {
@@ -77,7 +76,7 @@ export const callerSessionCheckItem = (caller: Caller): TransactItem =>
  */
 export const whileSessionHolds = (caller: Caller) => ({
   checks: [callerSessionCheckItem(caller)],
-  refused: () => new Unauthorized(API_MESSAGES.unauthorized),
+  refused: () => new Unauthorized(),
 });
 
 /**

@@ -217,7 +217,6 @@ const stopDuringStart = async ({ via, at, signal, to }: StopAt): Promise<Stopped
   }
 };
 
-
 // The tree is seen through /proc (Linux).
 describe.skipIf(!canSeeProcesses)('npm start stopped during its start-up', () => {
   it('SIGTERM before DynamoDB Local answers: everything stops and it exits 0', async () => {

@@ -29,7 +29,7 @@ export const handler = httpHandler(
   async ({ body, caller, event }) => {
     requireRecentSignIn(caller);
     const account = await getAccount(caller.sub);
-    if (!account) throw new Unauthorized(API_MESSAGES.unauthorized);
+    if (!account) throw new Unauthorized();
     const tooMany = () => new Conflict(ACCOUNT_MESSAGES.tooManyPasskeys);
     if ((account.credentialIds?.size ?? 0) >= MAX_PASSKEYS) throw tooMany();
     const challenge = await findPasskeyChallenge(caller.sub);
@@ -62,7 +62,7 @@ export const handler = httpHandler(
       // changed state) after the session check: as that check answers.
       if (reasons[items.indexOf(listCredential)]?.Code === 'ConditionalCheckFailed') {
         if (((await getAccount(caller.sub))?.credentialIds?.size ?? 0) >= MAX_PASSKEYS) throw tooMany();
-        throw new Unauthorized(API_MESSAGES.unauthorized);
+        throw new Unauthorized();
       }
       if (reasons[items.indexOf(storeCredential)]?.Code === 'ConditionalCheckFailed')
         throw new Conflict(ACCOUNT_MESSAGES.passkeyExists);

@@ -5,7 +5,6 @@
  */
 import { ACCOUNT_MESSAGES } from '../../../shared/account';
 import { MAX_PASSKEYS, REGISTRATION_CHALLENGE_TTL_SECONDS } from '../../../shared/constants';
-import { API_MESSAGES } from '../../../shared/messages';
 import { Conflict, Unauthorized } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import { requireRecentSignIn } from '../../common/session';
@@ -16,7 +15,7 @@ import { registrationOptionsFor } from '../../common/webauthn';
 export const handler = httpHandler({ auth: 'user' }, async ({ caller }) => {
   requireRecentSignIn(caller);
   const account = await getAccount(caller.sub);
-  if (!account) throw new Unauthorized(API_MESSAGES.unauthorized);
+  if (!account) throw new Unauthorized();
   if ((account.credentialIds?.size ?? 0) >= MAX_PASSKEYS)
     throw new Conflict(ACCOUNT_MESSAGES.tooManyPasskeys);
   const options = await registrationOptionsFor({

@@ -6,7 +6,6 @@
 import { ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { ACCOUNT_MESSAGES, deleteMeRequestSchema } from '../../../shared/account';
 import { AUDIT_MESSAGES } from '../../../shared/audit';
-import { API_MESSAGES } from '../../../shared/messages';
 import { auditTransactItem, originOf, recordAudit } from '../../common/audit';
 import { cognito } from '../../common/aws';
 import { attribute } from '../../common/cognito-users';
@@ -52,7 +51,7 @@ export const handler = httpHandler(
     const account = await getAccount(caller.sub);
     // Read after the session check: an admin's disable (or an erase) that committed in between ends
     // the request here, and the erase below commits only while the account is as read.
-    if (account?.status !== 'active') throw new Unauthorized(API_MESSAGES.unauthorized);
+    if (account?.status !== 'active') throw new Unauthorized();
     if (body.confirmEmail !== account.email) throw new BadRequest(ACCOUNT_MESSAGES.confirmEmail);
     const isAdmin = account.roles.includes('admins');
     const otherAdmin = isAdmin ? await anotherActiveAdmin(caller.sub) : undefined;

@@ -5,7 +5,6 @@
  */
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { NOTES_SHOWN, OUT_OF_TARGET_WINDOW_DAYS, type CoachNote } from '../../../shared/coaching';
-import { API_MESSAGES } from '../../../shared/messages';
 import { ddb, type TransactItem } from '../aws';
 import { conditionFailedAt, transactIf, transactWrite } from '../transactions';
 import { batchGetAll } from '../batch-get';
@@ -287,7 +286,7 @@ export const putNote = async (
     });
     return note;
   } catch (error) {
-    if (conditionFailedAt(error, 0)) throw new Unauthorized(API_MESSAGES.unauthorized);
+    if (conditionFailedAt(error, 0)) throw new Unauthorized();
     if (conditionFailedAt(error, 1)) return undefined;
     if (keyItem && conditionFailedAt(error, 3)) return noteByKey(note.clientId, keyItem.sk);
     throw error;

@@ -14,7 +14,6 @@ import { BadRequest, Unauthorized } from '../errors';
 import { timeRange } from '../time-range';
 import { entryDeletedSummaryItem, windowDayOf } from './coaching';
 import { HEALTH_MESSAGES } from '../../../shared/health-messages';
-import { API_MESSAGES } from '../../../shared/messages';
 
 const table = () => tableName('healthRecords');
 const OWNER_INDEX = 'byOwner';
@@ -118,7 +117,7 @@ export const putRecord = async (
     await transactWrite({ TransactItems: items });
   } catch (error) {
     const failed = (index: number) => conditionFailedAt(error, index);
-    if (failed(0)) throw new Unauthorized(API_MESSAGES.unauthorized);
+    if (failed(0)) throw new Unauthorized();
     // The record or its reference is there already.
     if (failed(1) || failed(2)) throw new RecordExists();
     throw error;
@@ -269,7 +268,7 @@ export const deleteRecord = async (
     });
     return true;
   } catch (error) {
-    if (conditionFailedAt(error, 0)) throw new Unauthorized(API_MESSAGES.unauthorized);
+    if (conditionFailedAt(error, 0)) throw new Unauthorized();
     // Deleted meanwhile (a double click, two tabs): gone, and not by this call.
     if (error instanceof TransactionCanceledException) return false;
     throw error;
