@@ -62,9 +62,14 @@ export const WEBAUTHN_RP_NAME = 'Metabolic Health Coaching';
  */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
-/** A lowercase UUID: the ids of records and the idempotency keys that become them. */
+/**
+ * A lowercase UUID of RFC 9562 (version 1 to 8, its variant): the ids of records and the idempotency
+ * keys that become them. As strict as the answer schemas' `z.uuid()`, so that no key is stored as an id
+ * the app then refuses to read (a page holding it would fail for the person and their coach).
+ */
 export const isUuid = (value: unknown): value is string =>
-  typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value);
+  typeof value === 'string' &&
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(value);
 
 /** Server-side limits (SPEC leaves them open; see docs/decisions/002-server-limits.md). */
 export const MAX_REQUEST_BODY_BYTES = 32 * 1024;

@@ -37,8 +37,8 @@ export const isRecordId = (id: string | undefined): id is string => isUuid(id);
 /**
  * Stores what `put` stores under `id`; when the person already has a record of that id (the same
  * create sent again with its idempotency key, after its answer was lost) answers that record instead,
- * having written nothing. 409 if that id holds a record of the other category; 404 (`gone`) if the
- * record was deleted between the two reads.
+ * having written nothing. 409 if that id holds a record of the other category or is the person's own;
+ * 404 (`gone`) if the record was deleted between the two reads.
  */
 const storeOnce = async <T>(
   userId: string,
@@ -48,6 +48,9 @@ const storeOnce = async <T>(
   put: () => Promise<void>,
   gone: string,
 ): Promise<T> => {
+  // The person's own id is their Patient's in the FHIR export: a record of that id would share its
+  // `fullUrl`, and the bundle would be invalid.
+  if (id === userId) throw new Conflict(API_MESSAGES.idempotencyKeyReused);
   try {
     await put();
     return record;

@@ -553,4 +553,25 @@ describe('a create sent again with its Idempotency-Key (its answer lost)', () =>
     });
     expect(await people.healthItems()).toEqual(before);
   });
+
+  it('refuses a key the app could not read back as an id, and the person own id, storing nothing', async () => {
+    const reading = { type: 'weight', ...SAMPLE.weight, takenAt: minutesAgo(2) };
+    const before = await people.healthItems();
+    // UUID-shaped, but no RFC 9562 version (0) or variant (0): the answer schemas' z.uuid() refuses it,
+    // so a page holding such a reading would fail on the person's Metrics and the coach's Client detail.
+    for (const key of ['11111111-1111-1111-1111-111111111111', '11111111-1111-0111-8111-111111111111'])
+      expect(await postWithKey('a', '/v1/measurements', reading, key)).toMatchObject({
+        status: 400,
+        body: { message: API_MESSAGES.invalidIdempotencyKey },
+      });
+    // The person's id is their Patient's in the FHIR export; an Observation of that id would share its fullUrl.
+    expect(await postWithKey('a', '/v1/measurements', reading, people.a.userId)).toMatchObject({
+      status: 409,
+      body: { message: API_MESSAGES.idempotencyKeyReused },
+    });
+    expect(await postWithKey('a', '/v1/logs', LOG_SAMPLE.meal, people.a.userId)).toMatchObject({
+      status: 409,
+    });
+    expect(await people.healthItems()).toEqual(before);
+  });
 });
