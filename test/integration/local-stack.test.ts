@@ -4,7 +4,8 @@
  */
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
+import { connect, createServer as createTcpServer } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   AdminAddUserToGroupCommand,
@@ -25,6 +26,7 @@ import {
 import { ROUTES } from '../../lambdas/routes';
 import { API_MESSAGES, GATEWAY_MESSAGES, VALIDATION } from '../../shared/messages';
 import { codeFromLink, createHttpClient } from '../fixtures/http-client';
+import { canSeeSockets, isLoopback, listeningAddresses } from '../fixtures/listening';
 
 const repositoryRoot = resolve(import.meta.dirname, '../..');
 const ADMIN_EMAIL = 'admin@example.com';
@@ -603,5 +605,54 @@ describe("Cognito admin calls need the run's key pair (issue 11, decision 052)",
       accessKeyId: stack.credentials.accessKeyId,
       secretAccessKey: stack.credentials.secretAccessKey,
     });
+  });
+});
+
+describe.skipIf(!canSeeSockets)('nothing of it can be reached from the network', () => {
+  /** Resolves with the connection's error code, or 'connected'. */
+  const tryConnect = (host: string, toPort: number) =>
+    new Promise<string>((done) => {
+      const socket = connect({ host, port: toPort });
+      socket.setTimeout(2000, () =>
+        socket.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
+      );
+      socket.once('connect', () => {
+        socket.destroy();
+        done('connected');
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
+    });
+
+  it('sees a server on every interface for what it is (the check below can fail)', async () => {
+    const everywhere = createTcpServer();
+    await new Promise<void>((done) => everywhere.listen(0, done));
+    const address = everywhere.address();
+    const seen = typeof address === 'object' && address ? listeningAddresses(address.port) : [];
+    await new Promise((done) => everywhere.close(done));
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.filter((listened) => !isLoopback(listened))).not.toEqual([]);
+  });
+
+  it('listens on the loopback address only: the site, the API, Cognito and DynamoDB Local, which checks no credentials', async () => {
+    const file = JSON.parse(await readFile(stackFilePath(dataDir), 'utf8')) as LocalStackFile;
+    const dynamoPort = Number(new URL(file.dynamoDbEndpoint).port);
+    for (const listened of [port, dynamoPort]) {
+      const addresses = listeningAddresses(listened);
+      expect(addresses.length).toBeGreaterThan(0);
+      expect(addresses.filter((address) => !isLoopback(address))).toEqual([]);
+    }
+    // Dialled on this machine's other addresses (when it has any), both ports refuse.
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .filter((info) => info !== undefined && !info.internal && info.family === 'IPv4')
+      .map((info) => info?.address ?? '');
+    for (const host of external)
+      for (const listened of [port, dynamoPort])
+        expect(await tryConnect(host, listened)).toBe('ECONNREFUSED');
+    expect(await tryConnect('127.0.0.1', dynamoPort)).toBe('connected');
+  });
+
+  it("keeps DynamoDB Local's files (codes, health records, audit events) to their owner", async () => {
+    expect((await stat(join(dataDir, 'dynamodb'))).mode & 0o777).toBe(0o700);
   });
 });

@@ -4,7 +4,7 @@
  * no process of its tree behind (docs/decisions/053-start-and-stop.md).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,6 +117,35 @@ describe('npm start', () => {
       expect(errors).toEqual([expect.stringContaining(`Port ${port} is in use`)]);
     } finally {
       await new Promise((done) => blocker.close(done));
+    }
+  }, 30_000);
+
+  it('says in one line that this Java cannot keep DynamoDB Local on loopback, and exits 1 (ADR 062)', async () => {
+    // A Java 17 without the compiler module (some JRE builds): `-version` answers, `-m jdk.compiler/…`
+    // fails as such a Java does. Its version is its own, so no launcher built for another Java is used.
+    const javaDir = await mkdtemp(join(tmpdir(), 'java-no-compiler-'));
+    try {
+      await writeFile(
+        join(javaDir, 'java'),
+        [
+          '#!/bin/sh',
+          'if [ "$1" = "-version" ]; then echo \'openjdk version "17.0.99-no-compiler"\' >&2; exit 0; fi',
+          'echo "Error occurred during initialization of boot layer" >&2',
+          'echo "java.lang.module.FindException: Module jdk.compiler not found" >&2',
+          'exit 1',
+        ].join('\n'),
+        { mode: 0o755 },
+      );
+      const run = runNpmStart([], { ...env(), PATH: `${javaDir}:${process.env.PATH ?? ''}` });
+      expect(await run.exited).toBe(1);
+      expect(run.lines.filter((line) => line.trim() !== '')).toEqual([
+        expect.stringMatching(
+          /^Could not start the local stack: This Java has no compiler module \(jdk\.compiler\)/,
+        ),
+      ]);
+      expect(await portIsFree(port)).toBe(true);
+    } finally {
+      await rm(javaDir, { recursive: true, force: true });
     }
   }, 30_000);
 
