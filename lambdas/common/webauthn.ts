@@ -16,6 +16,14 @@ export const simpleWebAuthn = () => import('@simplewebauthn/server');
 export const MAX_CREDENTIAL_ID_BYTES = 1023;
 
 /**
+ * Whether a credential id sent to us could name a stored passkey: base64url of 1 to 1023 bytes, as
+ * registration stores them. Anything else is not looked up (DynamoDB refuses keys over 2048 bytes,
+ * which would answer a server error), it is simply unknown.
+ */
+export const couldBeCredentialId = (id: string): boolean =>
+  /^[A-Za-z0-9_-]+$/.test(id) && Buffer.from(id, 'base64url').length <= MAX_CREDENTIAL_ID_BYTES;
+
+/**
  * The attestation formats a registration may carry (docs/decisions/046-registration-checks.md): the
  * product asks for no attestation, so browsers send `none`; a security key may still send its own
  * `packed` statement, which is verified. Every other format is refused.

@@ -224,6 +224,12 @@ describe('passkeys (SPEC-2 section 3.1)', () => {
       name: 'Mine now',
     });
     expect(foreign).toMatchObject({ status: 404, body: { message: ACCOUNT_MESSAGES.passkeyNotFound } });
+    // An id no passkey can have (over 1023 bytes, or not base64url) is not found either, not a server error.
+    for (const id of [Buffer.alloc(1600, 7).toString('base64url'), 'not%20base64url'])
+      expect(await api('PATCH', `/v1/users/me/passkeys/${id}`, idToken, { name: 'x' })).toMatchObject({
+        status: 404,
+        body: { message: ACCOUNT_MESSAGES.passkeyNotFound },
+      });
     expect(await api('DELETE', `/v1/users/me/passkeys/${first.credentialId}`, other.idToken)).toMatchObject({
       status: 404,
     });

@@ -11,6 +11,7 @@ import { localJwksFetcher } from '../../infra/local/cognito/jwks-fetcher';
 import { invite } from '../../lambdas/common/invite';
 import { deletePendingInvitation, getInvitation } from '../../lambdas/common/repositories/invitations';
 import { PASSKEY_PROOF_TTL_SECONDS } from '../../shared/constants';
+import { API_MESSAGES } from '../../shared/messages';
 import { LOCAL_ORIGIN } from '../fixtures/aws-env';
 import { CLIENT_ID, startLocalIdentity, type LocalIdentity } from '../fixtures/local-identity';
 import {
@@ -221,6 +222,28 @@ describe('sign-in assertions', () => {
       expect.objectContaining({ type: 'signin.failed', details: { reason: 'unknown-credential' } }),
     ]);
     expect(added[0]?.subjectId).toBeUndefined();
+  });
+
+  it('answers a credential id longer than any passkey may have (4,000 bytes, past a DynamoDB key) as unknown, not a server error', async () => {
+    const stranger = new SoftwareAuthenticator(LOCAL_ORIGIN);
+    stranger.createCredential({
+      challenge: 'eA',
+      rp: { id: 'localhost', name: 'x' },
+      user: { id: 'dXNlcg', name: 'u', displayName: 'u' },
+      pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+    });
+    const { sessionId, authenticationOptions } = await startSignin();
+    const assertion = stranger.getAssertion(authenticationOptions);
+    const tooLong = Buffer.alloc(4000, 7).toString('base64url');
+    const logged = (await identity.auditEvents()).length;
+    const answer = await verifyAssertion(sessionId, { ...assertion, id: tooLong, rawId: tooLong });
+    expect(answer).toMatchObject({
+      status: 401,
+      body: { message: API_MESSAGES.signInFailed, unknownCredential: true },
+    });
+    expect((await identity.auditEvents()).slice(logged)).toEqual([
+      expect.objectContaining({ type: 'signin.failed', details: { reason: 'unknown-credential' } }),
+    ]);
   });
 });
 

@@ -21,7 +21,7 @@ import {
   type PasskeyRecord,
 } from '../../common/repositories/passkeys';
 import { secretsEqual } from '../../common/secrets';
-import { simpleWebAuthn } from '../../common/webauthn';
+import { couldBeCredentialId, simpleWebAuthn } from '../../common/webauthn';
 
 /** Why a sign-in failed, as the audit log names it. */
 type FailureReason =
@@ -64,7 +64,9 @@ export const handler = httpHandler(
     }
 
     const assertion = body.authenticationResponse;
-    const passkey: PasskeyRecord | undefined = await getPasskey(assertion.id);
+    const passkey: PasskeyRecord | undefined = couldBeCredentialId(assertion.id)
+      ? await getPasskey(assertion.id)
+      : undefined;
     // A discoverable credential must say whose it is, and say it right.
     const userHandle = assertion.response.userHandle;
     if (!passkey) throw await failed(origin, 'unknown-credential');
