@@ -3,6 +3,7 @@
  * filter, page and delete every measurement type and log kind; the unit conversions; every bad input
  * answered with its message and nothing written; and person B unable to reach person A's entries.
  */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatValue, MEASUREMENT_TYPES, LOG_KINDS, type MeasurementType } from '../../shared/health';
@@ -10,6 +11,7 @@ import type { HealthLog, Measurement } from '../../shared/health-schemas';
 import { API_MESSAGES } from '../../shared/messages';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
 import { startHealthPeople, type HealthPeople } from '../fixtures/health-people';
+import { refuse } from '../fixtures/interleave';
 
 let people: HealthPeople;
 beforeAll(async () => {
@@ -80,6 +82,40 @@ describe('measurements', () => {
     expect(after.body.items.map((m) => m.measurementId)).toEqual([newer.body.measurementId]);
     const again = await as('a').delete(`/v1/measurements/${older.body.measurementId}`);
     expect(again).toMatchObject({ status: 404, body: { message: HEALTH_MESSAGES.measurementNotFound } });
+  });
+
+  it('never says "not found" of a reading it could not delete: kept colliding, it is a failure, and the reading stays', async () => {
+    const reading = await as('a').post<Measurement>('/v1/measurements', {
+      type: 'glucose',
+      ...SAMPLE.glucose,
+      value: 250,
+      context: 'fasting',
+      takenAt: minutesAgo(7),
+    });
+    const id = reading.body.measurementId;
+    // Every try of the delete's transaction meets another one on the coaching summary, as DynamoDB answers it.
+    const conflicted = () =>
+      new TransactionCanceledException({
+        message: 'Transaction cancelled, please refer cancellation reasons for specific reasons',
+        $metadata: {},
+        CancellationReasons: [
+          { Code: 'None' },
+          { Code: 'None' },
+          { Code: 'None' },
+          { Code: 'TransactionConflict' },
+        ],
+      });
+    const busy = await refuse('TransactWriteItemsCommand', id, conflicted, Number.POSITIVE_INFINITY);
+    try {
+      const refused = await as('a').delete(`/v1/measurements/${id}`);
+      expect(refused).toMatchObject({ status: 500, body: { message: API_MESSAGES.internal } });
+      expect(busy.count()).toBeGreaterThan(1);
+    } finally {
+      busy.remove();
+    }
+    const list = await as('a').get<Page<Measurement>>('/v1/measurements?type=glucose&limit=200');
+    expect(list.body.items.map((m) => m.measurementId)).toContain(id);
+    expect((await as('a').delete(`/v1/measurements/${id}`)).status).toBe(204);
   });
 
   it('stores the stored unit only: 5.5 mmol/L is 99.088 mg/dL shown as 99, 154 lb is 69.85 kg, 34 in is 86.36 cm', async () => {

@@ -4,7 +4,6 @@
  * writes: the caller as a `RecordOwner`, their id and their session's check) and reads or writes only
  * that person's partitions; there is no Scan and no filter over other people's items.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb, type TransactItem } from '../aws';
 import { conditionFailedAt, transactWrite } from '../transactions';
@@ -269,8 +268,9 @@ export const deleteRecord = async (
     return true;
   } catch (error) {
     if (conditionFailedAt(error, 0)) throw new Unauthorized();
-    // Deleted meanwhile (a double click, two tabs): gone, and not by this call.
-    if (error instanceof TransactionCanceledException) return false;
+    // Deleted meanwhile (a double click, two tabs): gone, and not by this call. Any other cancellation
+    // (a collision that outlasted the tries) left the record where it was: a failure, never 'not found'.
+    if (conditionFailedAt(error, 1) || conditionFailedAt(error, 2)) return false;
     throw error;
   }
 };
