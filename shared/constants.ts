@@ -73,6 +73,12 @@ export const isUuid = (value: unknown): value is string =>
 
 /** Server-side limits (SPEC leaves them open; see docs/decisions/002-server-limits.md). */
 export const MAX_REQUEST_BODY_BYTES = 32 * 1024;
+/**
+ * Lambda's limit on what a synchronous invocation answers: the proxy result, serialized, at most 6 MB
+ * (AWS Lambda quotas, "Invocation payload (request and response)"). Over it the function's answer is
+ * lost and API Gateway answers 502, as the local gateway does.
+ */
+export const LAMBDA_RESPONSE_MAX_BYTES = 6 * 1024 * 1024;
 export const REGISTRATION_CHALLENGE_TTL_SECONDS = 300;
 export const SIGNIN_SESSION_TTL_SECONDS = 300;
 export const PASSKEY_PROOF_TTL_SECONDS = 120;

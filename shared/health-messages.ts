@@ -36,6 +36,7 @@ export const HEALTH_MESSAGES = {
   cursor: 'Invalid cursor',
   fromAfterTo: 'From must not be after to',
   exportFormat: 'Format must be json or fhir',
+  exportTooLarge: 'Your data is too large to export in one file (over 6 MB).',
   measurementNotFound: 'Measurement not found',
   logNotFound: 'Log not found',
   entrySaved: 'Entry saved',

@@ -13,6 +13,7 @@ import { JwtExpiredError } from 'aws-jwt-verify/error';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
 import { ROUTES, type RouteDefinition } from '../../lambdas/routes';
+import { LAMBDA_RESPONSE_MAX_BYTES } from '../../shared/constants';
 import { GATEWAY_MESSAGES } from '../../shared/messages';
 import { AUTHORIZER_CACHE_MINUTES } from '../../shared/session-policy';
 import { localJwksFetcher } from './cognito/jwks-fetcher';
@@ -110,12 +111,7 @@ const readBody = (req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
     req.on('error', reject);
   });
 
-/**
- * Lambda's limit on what a synchronous invocation answers: the proxy result, serialized, at most 6 MB
- * (AWS Lambda quotas, "Invocation payload (request and response)"). Over it the function's answer is
- * lost and API Gateway answers 502, as the local gateway does.
- */
-export const LAMBDA_RESPONSE_MAX_BYTES = 6 * 1024 * 1024;
+export { LAMBDA_RESPONSE_MAX_BYTES };
 
 /** Whether a proxy result is over Lambda's limit; only an answer of over a sixth of it can be. */
 const overLambdaLimit = (result: APIGatewayProxyResult): boolean =>

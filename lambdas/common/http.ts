@@ -7,6 +7,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import {
   IDEMPOTENCY_KEY_HEADER,
   isUuid,
+  LAMBDA_RESPONSE_MAX_BYTES,
   MAX_REQUEST_BODY_BYTES,
   type RoleGroup,
 } from '../../shared/constants';
@@ -210,6 +211,15 @@ const respond = (
   headers['Content-Type'] = 'application/json';
   return { statusCode, headers: { ...headers, ...extra }, body: JSON.stringify(body) };
 };
+
+/**
+ * Whether a handler's answer fits in what a Lambda may answer (the proxy result as this module builds
+ * it, serialized). Over it, API Gateway would answer 502 and the answer would be lost: a handler that
+ * records what it answers checks first.
+ */
+export const fitsOneAnswer = (result: HttpResult): boolean =>
+  Buffer.byteLength(JSON.stringify(respond(result.statusCode, result.body, result.headers))) <=
+  LAMBDA_RESPONSE_MAX_BYTES;
 
 export const httpHandler =
   <A extends AuthLevel, Body = undefined, Query = undefined>(

