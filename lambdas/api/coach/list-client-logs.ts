@@ -15,7 +15,6 @@ export const handler = httpHandler(
     await recordClientRead(event, caller, clientId, {
       read: 'logs',
       ...(query.kind !== undefined && { kind: query.kind }),
-      items: page.items.length,
     });
     return ok(page);
   },

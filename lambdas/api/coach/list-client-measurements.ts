@@ -16,7 +16,6 @@ export const handler = httpHandler(
     await recordClientRead(event, caller, clientId, {
       read: 'measurements',
       ...(query.type !== undefined && { type: query.type }),
-      items: page.items.length,
     });
     return ok(page);
   },

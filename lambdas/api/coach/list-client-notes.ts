@@ -6,6 +6,6 @@ import { listNotes } from '../../common/repositories/coaching';
 export const handler = httpHandler({ auth: 'coach' }, async ({ caller, pathParameters, event }) => {
   const clientId = await requireCoachOf(caller, pathParameters.userId);
   const notes = await listNotes(clientId);
-  await recordClientRead(event, caller, clientId, { read: 'notes', items: notes.length });
+  await recordClientRead(event, caller, clientId, { read: 'notes' });
   return ok({ notes });
 });
