@@ -710,8 +710,13 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     path: '/v1/users/me/activity',
     auth: 'user',
     entry: 'lambdas/api/users/list-my-activity.ts',
-    // The caller's own events, through bySubject only.
-    tables: { auditEvents: [{ actions: ['Query'], index: 'bySubject' }] },
+    // The caller's own events, through byActivity (and bySubject for events stored before it) only.
+    tables: {
+      auditEvents: [
+        { actions: ['Query'], index: 'byActivity' },
+        { actions: ['Query'], index: 'bySubject' },
+      ],
+    },
     cognitoActions: [],
   },
   ...PASSKEY_ROUTES(),

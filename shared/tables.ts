@@ -149,7 +149,9 @@ export const TABLES = {
    * The audit log (SPEC-2 section 4), append-only: writers may only PutItem (never over an existing
    * item), the reader may only Query, and items expire 400 days after the event.
    * `pk` = the event's UTC month (`YYYY-MM`), `sk` = `{at}#{eventId}`, so "every event, newest first" is a
-   * Query per month; `bySubject`, `byActor` and `byType` serve the filters.
+   * Query per month; `bySubject`, `byActor` and `byType` serve the filters. `byActivity` holds only the
+   * events a person's 'Recent activity' shows (`activityOf` = their id, set on those alone), so that a
+   * coach's many reads of their data never push their own sign-ins out of it.
    */
   auditEvents: {
     id: 'audit-events',
@@ -168,6 +170,11 @@ export const TABLES = {
         sortKey: { name: 'sk', type: 'S' },
       },
       { indexName: 'byType', partitionKey: { name: 'type', type: 'S' }, sortKey: { name: 'sk', type: 'S' } },
+      {
+        indexName: 'byActivity',
+        partitionKey: { name: 'activityOf', type: 'S' },
+        sortKey: { name: 'sk', type: 'S' },
+      },
     ],
     timeToLiveAttribute: 'expiresAt',
   },

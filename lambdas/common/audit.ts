@@ -13,6 +13,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
   AUDIT_MESSAGES,
   AUDIT_RETENTION_DAYS,
+  SECURITY_EVENT_TYPES,
   USER_AGENT_MAX,
   type AuditDetailValue,
   type AuditEvent,
@@ -68,6 +69,9 @@ const itemOf = (origin: RequestOrigin, record: AuditRecord, now = new Date()) =>
     ...event,
     pk: at.slice(0, 7),
     sk: `${at}#${event.eventId}`,
+    // Places the event in its subject's 'Recent activity' (the `byActivity` index).
+    ...(record.subjectId !== undefined &&
+      SECURITY_EVENT_TYPES.includes(record.type) && { activityOf: record.subjectId }),
     expiresAt: Math.floor(now.getTime() / 1000) + AUDIT_RETENTION_DAYS * DAY_SECONDS,
   };
 };

@@ -8,9 +8,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_MESSAGES, type AuditEvent, type AuditPerson } from '../../shared/audit';
+import { AUDIT_MESSAGES, SECURITY_EVENT_TYPES, type AuditEvent, type AuditPerson } from '../../shared/audit';
 import { COACHING_MESSAGES, type CoachClient, type CoachNote, type MyCoach } from '../../shared/coaching';
 import type { HealthLog, Measurement } from '../../shared/health-schemas';
 import { API_MESSAGES, VALIDATION } from '../../shared/messages';
@@ -375,13 +375,18 @@ describe('the audit log', () => {
     ];
     const text = JSON.stringify(events);
     for (const secret of secrets) expect(text, secret.slice(0, 24)).not.toContain(secret);
-    // Each event has exactly the fields of SPEC-2 section 4 and its keys, nothing else.
+    // Each event has exactly the fields of SPEC-2 section 4 and its keys, nothing else; the events
+    // 'Recent activity' shows carry their subject again as the key of that index.
     for (const event of events) {
       const fields = Object.keys(event);
       expect(fields).toEqual(expect.arrayContaining(REQUIRED_EVENT_FIELDS));
       expect(
-        fields.filter((key) => ![...REQUIRED_EVENT_FIELDS, 'actorId', 'subjectId'].includes(key)),
+        fields.filter(
+          (key) => ![...REQUIRED_EVENT_FIELDS, 'actorId', 'subjectId', 'activityOf'].includes(key),
+        ),
       ).toEqual([]);
+      const shown = SECURITY_EVENT_TYPES.includes(event.type) && event.subjectId !== undefined;
+      expect(event.activityOf, event.type).toBe(shown ? event.subjectId : undefined);
       expect(event.userAgent.length).toBeLessThanOrEqual(200);
       // Expires 400 days after the event.
       expect(Number(event.expiresAt) - Date.parse(event.at) / 1000).toBeCloseTo(400 * 86_400, -1);
@@ -467,6 +472,66 @@ describe('the audit log', () => {
     expect(activity.body.events.map((event) => event.type)).toContain('activation.completed');
     expect(activity.body.events.every((event) => event.subjectId === u.userId)).toBe(true);
     expect(activity.body.events.map((event) => event.type)).not.toContain('client.data.read');
+  });
+
+  it("keeps a person's sign-ins in Recent activity however often their coach reads their data", async () => {
+    if (!u.authenticator) throw new Error('U has no passkey');
+    await world.http.signIn(u.authenticator);
+    // More reads by C than the 500 newest events about U the activity used to look through.
+    for (let batch = 0; batch < 66; batch += 1)
+      await Promise.all(
+        Array.from({ length: 8 }, async () =>
+          expect((await call(c, 'GET', `/v1/coach/clients/${u.userId}/notes`)).status).toBe(200),
+        ),
+      );
+    const activity = await call<{ events: AuditEvent[] }>(u, 'GET', '/v1/users/me/activity');
+    const types = activity.body.events.map((event) => event.type);
+    expect(types[0]).toBe('signin.succeeded');
+    expect(types).toContain('activation.completed');
+    expect(types).not.toContain('client.data.read');
+  });
+
+  it('still shows the events stored before they were indexed for it (0.6.0), in their place', async () => {
+    const documents = localDocuments();
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const eventId = randomUUID();
+    try {
+      // A sign-in of V's as 0.6.0 stored it: no `activityOf`.
+      await documents.send(
+        new PutCommand({
+          TableName: world.stack.tables.auditEvents,
+          Item: {
+            eventId,
+            at,
+            type: 'signin.succeeded',
+            actorId: v.userId,
+            subjectId: v.userId,
+            outcome: 'success',
+            ip: '127.0.0.1',
+            userAgent: 'an older browser',
+            details: {},
+            pk: at.slice(0, 7),
+            sk: `${at}#${eventId}`,
+            expiresAt: Math.floor(Date.now() / 1000) + 86_400,
+          },
+        }),
+      );
+    } finally {
+      documents.destroy();
+    }
+    if (!v.authenticator) throw new Error('V has no passkey');
+    await world.http.signIn(v.authenticator);
+    const activity = await call<{ events: AuditEvent[] }>(v, 'GET', '/v1/users/me/activity');
+    const events = activity.body.events;
+    expect(events.map((event) => event.type)).toEqual(
+      expect.arrayContaining(['signin.succeeded', 'signin.succeeded', 'activation.completed']),
+    );
+    // Newest first: today's sign-in, the older one, then the activation before both.
+    const older = events.findIndex((event) => event.eventId === eventId);
+    expect(older).toBeGreaterThan(0);
+    expect(events[older]).toMatchObject({ userAgent: 'an older browser' });
+    expect(events.map((event) => event.at)).toEqual([...events.map((event) => event.at)].sort().reverse());
+    expect(events[older]).not.toHaveProperty('activityOf');
   });
 });
 

@@ -166,7 +166,7 @@ describe('coaching table', () => {
 });
 
 describe('audit table', () => {
-  it('is keyed by month (pk) and time (sk), with the bySubject, byActor and byType indexes on sk', () => {
+  it('is keyed by month (pk) and time (sk), with the bySubject, byActor, byType and byActivity indexes on sk', () => {
     const props = tableOf(prod, 'auditEvents').Properties;
     expect(props.KeySchema).toEqual([
       { AttributeName: 'pk', KeyType: 'HASH' },
@@ -184,6 +184,7 @@ describe('audit table', () => {
       index('bySubject', 'subjectId'),
       index('byActor', 'actorId'),
       index('byType', 'type'),
+      index('byActivity', 'activityOf'),
     ]);
   });
 
@@ -276,10 +277,11 @@ describe('audit log grants', () => {
     }
   });
 
-  it('lets ListAudit only Query, on the table and its three indexes', () => {
+  it('lets ListAudit only Query, on the table and its four indexes', () => {
     for (const synth of [prod, dev]) {
       expect(permissionsOn(synth, 'ListAudit', 'auditEvents')).toEqual([
         'dynamodb:Query auditEvents',
+        'dynamodb:Query auditEvents/index/byActivity',
         'dynamodb:Query auditEvents/index/byActor',
         'dynamodb:Query auditEvents/index/bySubject',
         'dynamodb:Query auditEvents/index/byType',
@@ -287,9 +289,10 @@ describe('audit log grants', () => {
     }
   });
 
-  it('lets ListMyActivity only Query the bySubject index: not the table, nor the other indexes', () => {
+  it('lets ListMyActivity only Query the byActivity and bySubject indexes: not the table, nor the other indexes', () => {
     for (const synth of [prod, dev]) {
       expect(permissionsOn(synth, 'ListMyActivity', 'auditEvents')).toEqual([
+        'dynamodb:Query auditEvents/index/byActivity',
         'dynamodb:Query auditEvents/index/bySubject',
       ]);
     }
@@ -309,6 +312,9 @@ describe('audit log grants', () => {
     expect(allowedTo(prod, { action: 'dynamodb:Query', resource: table })).toEqual(['ListAudit']);
     expect(
       allowedTo(prod, { action: 'dynamodb:Query', resource: indexArn(prod, 'auditEvents', 'bySubject') }),
+    ).toEqual(['ListAudit', 'ListMyActivity']);
+    expect(
+      allowedTo(prod, { action: 'dynamodb:Query', resource: indexArn(prod, 'auditEvents', 'byActivity') }),
     ).toEqual(['ListAudit', 'ListMyActivity']);
     for (const action of ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PartiQLSelect']) {
       expect(allowedTo(prod, { action, resource: table }), action).toEqual([]);

@@ -1261,10 +1261,15 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
   ],
   ListMyActivity: [
     {
-      name: 'the caller reads their own security events through bySubject',
+      name: 'the caller reads their own security events through byActivity, and those stored before it through bySubject',
       event: { method: 'GET', claims: claims('users') },
-      ddb: (call) => (on('Query', 'auditEvents', call) ? { Items: [auditEvent] } : undefined),
-      expectResult: answered(200, 'events', 1),
+      ddb: (call, command) => {
+        if (!on('Query', 'auditEvents', call)) return undefined;
+        return (command as QueryCommand).input.IndexName === 'byActivity'
+          ? { Items: [{ ...auditEvent, activityOf: USER_ID }] }
+          : { Items: [{ ...auditEvent, eventId: 'older', at: '2024-12-01T08:00:00.000Z' }] };
+      },
+      expectResult: answered(200, 'events', 2),
     },
   ],
   ListPasskeys: [
