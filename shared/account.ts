@@ -41,6 +41,8 @@ export const ACCOUNT_MESSAGES = {
   userNotFound: 'User not found',
   notResendable: 'Only pending or expired invitations can be resent',
   changedMeanwhile: 'This account changed meanwhile. Please try again.',
+  /** A recovery hands over the account: not while it is disabled (decision 044). */
+  resetDisabled: 'Enable this person before resetting their access.',
 } as const;
 
 /** SPEC-2's labels and prompts, exact. */

@@ -400,6 +400,78 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     Object.assign(world.people.client, { authenticator: renewed.authenticator });
   });
 
+  it("lets an admin reset their own access (the code's issuer is the account it recovers)", async () => {
+    const email = 'self-reset@example.com';
+    const invite = await api<{ activationCode: string }>(
+      'POST',
+      '/internal/v1/admin/invitations',
+      token.admin,
+      {
+        email,
+        roles: ['admins', 'users'],
+      },
+    );
+    const admin = await world.http.activate(email, invite.body.activationCode);
+    const device = admin.authenticator;
+    const issued = await api<{ activationCode: string }>(
+      'POST',
+      `/internal/v1/admin/users/${admin.userId}/recovery`,
+      (await signInAs(device)).idToken,
+    );
+    expect(issued.status).toBe(201);
+    const renewed = await world.http.activate(email, issued.body.activationCode);
+    expect(renewed.userId).toBe(admin.userId);
+    await expect(world.http.signIn(device)).rejects.toThrow(/401/);
+    const again = await signInAs(renewed.authenticator);
+    expect((await api('GET', '/internal/v1/admin/users', again.idToken)).status).toBe(200);
+    expect(await passkeysOf(again.idToken)).toHaveLength(1);
+    expect(await auditOf('recovery.used', admin.userId)).toHaveLength(1);
+    // The tests below count the admins.
+    expect((await api('DELETE', `/internal/v1/admin/users/${admin.userId}`, token.admin)).status).toBe(204);
+  });
+
+  it('puts no passkey on a disabled account: no code is issued for it, and one issued before does not work', async () => {
+    const person = { ...(await activatedPerson('frozen@example.com')), email: 'frozen@example.com' };
+    const issued = await api<{ activationCode: string }>(
+      'POST',
+      `/internal/v1/admin/users/${person.userId}/recovery`,
+      token.admin,
+    );
+    // Whoever holds the code has begun the registration when the admin disables the account.
+    const begun = await api<{ cognitoUsername: string; registrationOptions: never }>(
+      'POST',
+      '/v1/auth/verify-activation',
+      undefined,
+      { email: person.email, activationCode: issued.body.activationCode },
+    );
+    expect(begun.body).toMatchObject({ valid: true });
+    expect((await api('POST', `/internal/v1/admin/users/${person.userId}/disable`, token.admin)).status).toBe(
+      200,
+    );
+    const before = (await world.scan('passkeys')).filter((item) => item.userId === person.userId);
+    const stranger = new SoftwareAuthenticator(world.stack.origin);
+    const registered = await api('POST', '/v1/auth/register-passkey', undefined, {
+      email: person.email,
+      activationCode: issued.body.activationCode,
+      cognitoUsername: begun.body.cognitoUsername,
+      registrationResponse: stranger.createCredential(begun.body.registrationOptions),
+    });
+    expect(registered.status).toBe(400);
+    expect((await world.scan('passkeys')).filter((item) => item.userId === person.userId)).toEqual(before);
+    const verified = await api('POST', '/v1/auth/verify-activation', undefined, {
+      email: person.email,
+      activationCode: issued.body.activationCode,
+    });
+    expect(verified.body).toEqual({ valid: false });
+    expect(
+      await api('POST', `/internal/v1/admin/users/${person.userId}/recovery`, token.admin),
+    ).toMatchObject({
+      status: 409,
+      body: { message: ACCOUNT_MESSAGES.resetDisabled },
+    });
+    expect(await auditOf('recovery.used', person.userId)).toHaveLength(0);
+  });
+
   it('lets exactly one of two registrations with one recovery code win', async () => {
     const person = world.people.other;
     const issued = await api<{ activationCode: string }>(

@@ -1,11 +1,13 @@
 /**
  * POST /internal/v1/admin/users/{userId}/recovery: issues a recovery code for an activated person
  * (SPEC-2 section 3.2), valid 24 hours, replacing any earlier one. Nothing else changes until the
- * person registers a new passkey with it: their passkeys keep working until then.
+ * person registers a new passkey with it: their passkeys keep working until then. Not for a disabled
+ * account (409): its recovery would put a passkey on an account whose passkeys a disable froze.
  */
 import { ACCOUNT_MESSAGES, RECOVERY_CODE_TTL_SECONDS } from '../../../shared/account';
 import { originOf, recordAudit } from '../../common/audit';
 import { targetAccount } from '../../common/account-admin';
+import { Conflict } from '../../common/errors';
 import { created, httpHandler } from '../../common/http';
 import { newActivationCode } from '../../common/invite';
 import { requireRecentSignIn } from '../../common/session';
@@ -15,6 +17,8 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
   // Whoever holds the code can take the account over: an admin session left open is not enough.
   requireRecentSignIn(caller, ACCOUNT_MESSAGES.reauthToReset);
   const target = await targetAccount(pathParameters.userId);
+  // A disable freezes the account's passkeys; a new one would replace them (decision 044).
+  if (target.status !== 'active') throw new Conflict(ACCOUNT_MESSAGES.resetDisabled);
   const activationCode = newActivationCode();
   const expiresAt = expiresIn(RECOVERY_CODE_TTL_SECONDS);
   // Recorded first: a code nobody can account for is never handed out.

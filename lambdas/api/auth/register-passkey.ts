@@ -115,7 +115,10 @@ const recover = async (body: Body, recovery: RecoveryGrant, origin: RequestOrigi
   if (!pending || pending.userId !== recovery.userId) throw rejected();
   const registration = await verify(body.registrationResponse, pending);
   const account = await getAccount(recovery.userId);
-  if (!account) throw rejected();
+  // Only an active account (a disable freezes its passkeys); an admin who reset their own access
+  // must still be one. Both as read here, held at commit by the `updatedAt` guard below.
+  const ownReset = recovery.issuedBy === account?.userId;
+  if (account?.status !== 'active' || (ownReset && !account.roles.includes('admins'))) throw rejected();
 
   const now = new Date().toISOString();
   const tokensValidAfter = revocationSecond();
@@ -128,13 +131,16 @@ const recover = async (body: Body, recovery: RecoveryGrant, origin: RequestOrigi
     ...earlier.map((credentialId) => deletePasskeyItem(account.userId, credentialId)),
     // A passkey an earlier session was adding can no longer be finished with its challenge.
     deletePasskeyChallengeItem(account.userId),
-    // Only while the admin who issued the code is still an active admin, when it commits.
-    ...(recovery.issuedBy === SYSTEM_CREATOR ? [] : [activeAdminCheckItem(recovery.issuedBy)]),
-    // Only if nobody changed the account meanwhile (a passkey added, a role changed): try again then.
+    // Only while the admin who issued the code is still an active admin, when it commits (their own
+    // account is this one: checked above, and held by the guard below; DynamoDB takes one operation
+    // on an item per transaction).
+    ...(recovery.issuedBy === SYSTEM_CREATOR || ownReset ? [] : [activeAdminCheckItem(recovery.issuedBy)]),
+    // Only if nobody changed the account meanwhile (a passkey added, a role changed, a disable): try
+    // again then.
     updateAccountItem(
       account.userId,
       { credentialIds: new Set([registration.credential.id]), tokensValidAfter },
-      { updatedAt: account.updatedAt },
+      { updatedAt: account.updatedAt, status: 'active' },
     ),
     auditTransactItem(origin, {
       type: 'recovery.used',

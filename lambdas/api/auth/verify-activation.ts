@@ -60,7 +60,8 @@ const recoveryRegistration = async (email: string, code: string): Promise<Regist
   if (!recovery || !secretsEqual(recovery.activationCode, code)) return undefined;
   if (!(await stillAdmin(recovery.issuedBy))) return undefined;
   const account = await getAccount(recovery.userId);
-  if (!account || account.email !== email) return undefined;
+  // A disabled account takes no new passkey, whatever code was issued before the disable.
+  if (!account || account.email !== email || account.status !== 'active') return undefined;
   return {
     purpose: 'recovery',
     email,

@@ -153,10 +153,13 @@ describe('User Management: account lifecycle', () => {
     expect(cell('alex@example.com', 'Status')).toBe('Disabled');
     expect(screen.queryByRole('button', { name: 'Disable alex@example.com' })).not.toBeInTheDocument();
     expect(api.callsTo('POST', `${USER_PATH}/disable`)).toHaveLength(1);
+    // A disabled account takes no new passkey: no 'Reset access' until it is enabled (decision 044).
+    expect(screen.queryByRole('button', { name: 'Reset access alex@example.com' })).not.toBeInTheDocument();
 
     await app.user.click(screen.getByRole('button', { name: 'Enable alex@example.com' }));
     expect(await screen.findByRole('button', { name: 'Disable alex@example.com' })).toBeInTheDocument();
     expect(cell('alex@example.com', 'Status')).toBe('Activated');
+    expect(screen.getByRole('button', { name: 'Reset access alex@example.com' })).toBeInTheDocument();
     expect(api.callsTo('POST', `${USER_PATH}/enable`)).toHaveLength(1);
   });
 

@@ -80,7 +80,10 @@ export function UserActions({ entry, actions }: { entry: UserEntry; actions: Row
         />
       )}
       <Action {...common} label={ACCOUNT_LABELS.changeRoles} onClick={() => actions.onChangeRoles(entry)} />
-      <Action {...common} label={ACCOUNT_LABELS.resetAccess} onClick={() => actions.onResetAccess(entry)} />
+      {/* A disabled account takes no new passkey (decision 044): enabled first, then reset. */}
+      {!disabled && (
+        <Action {...common} label={ACCOUNT_LABELS.resetAccess} onClick={() => actions.onResetAccess(entry)} />
+      )}
       <Action
         {...common}
         label={disabled ? ACCOUNT_LABELS.enable : ACCOUNT_LABELS.disable}
