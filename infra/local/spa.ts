@@ -246,8 +246,21 @@ const serveVite = async (webRoot: string, httpServer: Server): Promise<LocalWeb>
     appType: 'custom',
     html: { cspNonce: NONCE_PLACEHOLDER },
     logLevel: 'warn',
-    // No CORS: Vite would grant any localhost origin (its default); the page shares this origin.
-    server: { middlewareMode: true, ws: { server: httpServer }, cors: false },
+    server: {
+      middlewareMode: true,
+      ws: { server: httpServer },
+      // No CORS: Vite would grant any localhost origin (its default); the page shares this origin.
+      cors: false,
+      // Files Vite may serve by path (`/@fs/...`): the SPA, the shared code it imports and the
+      // packages, never the rest of the repository. Vite's default is the whole workspace, which holds
+      // `.local/`: the local pool's signing key and the run's key pair (decision 052) for any program
+      // that asked this server.
+      fs: {
+        strict: true,
+        allow: [webRoot, join(webRoot, '..', 'shared'), join(webRoot, '..', 'node_modules')],
+        deny: ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', '**/.local/**'],
+      },
+    },
   });
   const template = join(webRoot, 'index.html');
 

@@ -5,7 +5,7 @@
  * and nothing grants another origin anything (docs/decisions/051). The dev server runs in the whole
  * stack; the `--prod` server over a small build of its own (the browser journeys run the real one).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,32 @@ describe('the dev server (npm start)', () => {
       expect(html).toContain(`<meta property="csp-nonce" nonce="${nonce}">`);
     }
     expect(new Set(nonces).size).toBe(nonces.length);
+  });
+
+  it("serves by path only the SPA, the shared code and the packages: not the data folder's keys, not the rest of the repository", async () => {
+    // npm start keeps its data in the repository (`.local/`): the pool's signing key, the run's key pair.
+    const local = join(repositoryRoot, '.local');
+    await mkdir(local, { recursive: true });
+    const secret = join(local, `vite-fs-probe-${process.pid}.json`);
+    await writeFile(secret, '{"privateKey":"probe"}', { mode: 0o600 });
+    try {
+      for (const path of [
+        secret,
+        join(repositoryRoot, 'package.json'),
+        join(repositoryRoot, 'lambdas', 'routes.ts'),
+      ]) {
+        const response = await get(`/@fs${path}`);
+        expect(await response.text(), path).not.toContain('privateKey');
+        expect(response.status, path).toBe(403);
+      }
+      for (const path of [
+        join(repositoryRoot, 'shared', 'constants.ts'),
+        join(repositoryRoot, 'web', 'src', 'main.tsx'),
+      ])
+        expect((await get(`/@fs${path}`)).status, path).toBe(200);
+    } finally {
+      await rm(secret, { force: true });
+    }
   });
 
   it('sends exactly the production headers on modules and public files, and grants no other origin', async () => {
