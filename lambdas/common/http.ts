@@ -11,7 +11,7 @@ import {
   MAX_REQUEST_BODY_BYTES,
   type RoleGroup,
 } from '../../shared/constants';
-import { API_MESSAGES } from '../../shared/messages';
+import { API_MESSAGES, GATEWAY_MESSAGES } from '../../shared/messages';
 import { roleGroupsFromClaim } from '../../shared/roles';
 import type { WireSchema } from '../../shared/schemas';
 import type { AuthLevel } from '../routes';
@@ -166,6 +166,11 @@ const callerFrom = (event: APIGatewayProxyEvent): Caller | null => {
   if (!claims || claims.token_use !== 'id' || typeof claims.sub !== 'string') return null;
   // The authorizer checked signature, issuer and expiry, but accepts any app client of the pool.
   if (claims.aud !== userPoolClientId()) return null;
+  // The stage's authorizer keeps a verified token's result for minutes (`resultsCacheTtl`); whether it
+  // looks at `exp` again when it answers from that cache, AWS does not say: an expired token ends here.
+  const expiresAt = claimSeconds(claims.exp);
+  if (expiresAt === undefined || expiresAt * 1000 <= Date.now())
+    throw new Unauthorized(GATEWAY_MESSAGES.tokenExpired);
   const issuedAt = claimSeconds(claims.iat);
   const authTime = claimSeconds(claims.auth_time);
   // Cognito puts `origin_jti` in every token of a client with revocation on; one without it could not

@@ -258,6 +258,7 @@ const claims = (...groups: RoleGroup[]) => ({
   iat: authorizerDate(SIGNED_IN_AT),
   auth_time: String(SIGNED_IN_AT),
   origin_jti: ORIGIN_JTI,
+  exp: authorizerDate(Math.floor(Date.now() / 1000) + 900),
 });
 /** The roles a `cognito:groups` claim names, in the order of ROLE_GROUPS (as accounts store them). */
 const rolesOfClaim = (claim: string | undefined): RoleGroup[] => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Conflict } from '../../../lambdas/common/errors';
 import { claimSeconds, httpHandler, noContent, ok } from '../../../lambdas/common/http';
 import { sessionIsValid } from '../../../lambdas/common/session';
-import { API_MESSAGES } from '../../../shared/messages';
+import { API_MESSAGES, GATEWAY_MESSAGES } from '../../../shared/messages';
 import { call } from '../../fixtures/api-events';
 
 // The session check reads the account from DynamoDB; its own tests run against DynamoDB Local
@@ -28,6 +28,8 @@ const idClaims = {
   iat: 'Mon Nov 23 10:00:05 UTC 2026',
   auth_time: '1795255200',
   origin_jti: '5a0f0f38-8a34-4c2b-9d43-1d1c9b1e7f20',
+  // Valid for the run; as seconds (the authorizer's date shape is read the same way, as `iat` shows).
+  exp: String(Math.floor(Date.now() / 1000) + 900),
 };
 
 beforeEach(() => {
@@ -118,6 +120,17 @@ describe('the HTTP wrapper', () => {
     expect(claimSeconds(1469814773)).toBe(1469814773);
     expect(claimSeconds('yesterday')).toBeUndefined();
     expect(claimSeconds(undefined)).toBeUndefined();
+  });
+
+  it('answers 401 to a token past its expiry (or with none), which a cached authorizer result could let through', async () => {
+    const { exp: _exp, ...noExp } = idClaims;
+    const past = { ...idClaims, exp: String(Math.floor(Date.now() / 1000) - 1) };
+    for (const claims of [noExp, past])
+      expect(await call(mine, { method: 'GET', claims })).toMatchObject({
+        status: 401,
+        body: { message: GATEWAY_MESSAGES.tokenExpired },
+      });
+    expect((await call(mine, { method: 'GET', claims: idClaims })).status).toBe(200);
   });
 
   it('answers 401 when the token has no issue or sign-in time, or no session it could be signed out of', async () => {
