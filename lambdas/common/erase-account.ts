@@ -60,6 +60,8 @@ export const eraseAccount = async (
       TableName: tableName('coaching'),
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': `notes#${userId}` },
+      // As the health references: a note committed before the disable is never missed.
+      ConsistentRead: true,
     },
     ['pk', 'sk'],
   );

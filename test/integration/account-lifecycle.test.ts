@@ -15,6 +15,7 @@ import {
 } from '../../shared/account';
 import type { AuditEvent, AuditPerson } from '../../shared/audit';
 import { MAX_PASSKEYS } from '../../shared/constants';
+import { COACHING_MESSAGES } from '../../shared/coaching';
 import { API_MESSAGES } from '../../shared/messages';
 import type { Invitation } from '../../shared/schemas';
 import { TABLE_KEYS } from '../../shared/tables';
@@ -866,6 +867,48 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     expect(rolesChanged).not.toHaveProperty('ip');
     expect(rolesChanged).not.toHaveProperty('userAgent');
     expect(JSON.stringify(activity.body)).not.toContain(world.admin.userId);
+  });
+
+  it('gives a disabled person no coach and a disabled coach no client, also when the disable lands during the assignment', async () => {
+    const client = await activatedPerson('assign-frozen@example.com');
+    const coachInvite = await api<{ activationCode: string }>(
+      'POST',
+      '/internal/v1/admin/invitations',
+      token.admin,
+      {
+        email: 'assign-coach@example.com',
+        roles: ['coaches'],
+      },
+    );
+    const coach = await world.http.activate('assign-coach@example.com', coachInvite.body.activationCode);
+    const assign = () =>
+      api('PUT', `/internal/v1/admin/users/${client.userId}/coach`, token.admin, { coachId: coach.userId });
+    const coachingOf = async () =>
+      (await world.scan('coaching')).filter((item) => item.pk === `client#${client.userId}`);
+    const toggle = (userId: string, action: 'disable' | 'enable') =>
+      api('POST', `/internal/v1/admin/users/${userId}/${action}`, token.admin);
+
+    // Disabled before: refused as no client, and as no coach.
+    expect((await toggle(client.userId, 'disable')).status).toBe(200);
+    expect(await assign()).toMatchObject({ status: 400, body: { message: COACHING_MESSAGES.notAClient } });
+    expect((await toggle(client.userId, 'enable')).status).toBe(200);
+    expect((await toggle(coach.userId, 'disable')).status).toBe(200);
+    expect(await assign()).toMatchObject({ status: 400, body: { message: COACHING_MESSAGES.notACoach } });
+    expect((await toggle(coach.userId, 'enable')).status).toBe(200);
+    expect(await coachingOf()).toEqual([]);
+
+    // Disabled (as an erase begins) after the assignment read everyone, before it commits.
+    const race = await interleave('TransactWriteItemsCommand', 'coach.assigned', async () => {
+      expect((await toggle(client.userId, 'disable')).status).toBe(200);
+    });
+    try {
+      expect(await assign()).toMatchObject({ status: 400, body: { message: COACHING_MESSAGES.notAClient } });
+      expect(race.fired()).toBe(true);
+    } finally {
+      race.remove();
+    }
+    expect(await coachingOf()).toEqual([]);
+    expect(await auditOf('coach.assigned', client.userId)).toHaveLength(0);
   });
 
   it('asks an admin for a sign-in within the last 10 minutes before issuing a recovery code', async () => {

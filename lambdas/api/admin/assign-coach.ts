@@ -1,8 +1,8 @@
 /**
  * PUT /internal/v1/admin/users/{userId}/coach: makes `coachId` the coach of the client `userId`.
  * Both are checked against Cognito's groups and the activated profiles, never against the request:
- * the client must be an activated member of `users`, the coach an activated member of `coaches`. The
- * assignment commits only while their accounts still hold those roles, so it cannot land after a role
+ * the client must be an activated, active member of `users`, the coach an activated, active member of
+ * `coaches`. The assignment commits only while their accounts are still active and hold those roles, so it cannot land after a role
  * change that ended the coaching (docs/decisions/042-coaching-and-audit.md), and only while the acting
  * admin is still an active admin, as every admin change (`commitAdminChange`): an admin disabled or
  * demoted after the session check cannot give a coach a client's data (403).
@@ -46,9 +46,9 @@ export const handler = httpHandler(
     need(caller.sub, 'admins');
     need(userId, 'users');
     need(body.coachId, 'coaches');
-    const guards = [...needs].map(([id, roles]) =>
-      accountCheckItem(id, { roles, active: id === caller.sub }),
-    );
+    // Everyone active at commit (a disabled person, or one being erased, which disables first, is no
+    // client and no coach): checked when the transaction fails, below.
+    const guards = [...needs].map(([id, roles]) => accountCheckItem(id, { roles, active: true }));
     const origin = originOf(event);
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
       const previous = await getClientState(userId);
@@ -71,8 +71,10 @@ export const handler = httpHandler(
       ]);
       if (!(actorAccount?.status === 'active' && actorAccount.roles.includes('admins')))
         throw new Forbidden(API_MESSAGES.forbidden);
-      if (!clientAccount?.roles.includes('users')) throw new BadRequest(COACHING_MESSAGES.notAClient);
-      if (!coachAccount?.roles.includes('coaches')) throw new BadRequest(COACHING_MESSAGES.notACoach);
+      if (!(clientAccount?.status === 'active' && clientAccount.roles.includes('users')))
+        throw new BadRequest(COACHING_MESSAGES.notAClient);
+      if (!(coachAccount?.status === 'active' && coachAccount.roles.includes('coaches')))
+        throw new BadRequest(COACHING_MESSAGES.notACoach);
     }
     throw new Conflict(COACHING_MESSAGES.assignmentChanged);
   },
