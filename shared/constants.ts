@@ -79,6 +79,11 @@ export const MAX_REQUEST_BODY_BYTES = 32 * 1024;
  * lost and API Gateway answers 502, as the local gateway does.
  */
 export const LAMBDA_RESPONSE_MAX_BYTES = 6 * 1024 * 1024;
+/**
+ * How long an API function may run in the stage before Lambda stops it (API Gateway's own limit is 29 s)
+ * and API Gateway answers 502; the local gateway answers the same 502 when a handler runs longer.
+ */
+export const API_FUNCTION_TIMEOUT_SECONDS = 10;
 export const REGISTRATION_CHALLENGE_TTL_SECONDS = 300;
 export const SIGNIN_SESSION_TTL_SECONDS = 300;
 export const PASSKEY_PROOF_TTL_SECONDS = 120;

@@ -13,7 +13,7 @@ import { JwtExpiredError } from 'aws-jwt-verify/error';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
 import { ROUTES, type RouteDefinition } from '../../lambdas/routes';
-import { LAMBDA_RESPONSE_MAX_BYTES } from '../../shared/constants';
+import { API_FUNCTION_TIMEOUT_SECONDS, LAMBDA_RESPONSE_MAX_BYTES } from '../../shared/constants';
 import { GATEWAY_MESSAGES } from '../../shared/messages';
 import { AUTHORIZER_CACHE_MINUTES } from '../../shared/session-policy';
 import { localJwksFetcher } from './cognito/jwks-fetcher';
@@ -26,6 +26,8 @@ export interface LocalApiGatewayOptions {
   readonly jwksUri: string;
   /** Largest request body read into memory; API Gateway's own limit is 10 MB. */
   readonly maxBodyBytes?: number;
+  /** How long a handler may run before the answer is API Gateway's 502. @default API_FUNCTION_TIMEOUT_SECONDS */
+  readonly functionTimeoutMs?: number;
 }
 
 interface CompiledRoute {
@@ -273,10 +275,23 @@ export const createLocalApiGateway = (options: LocalApiGatewayOptions) => {
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
       resourceId: route.id,
     });
-    const result = await load(route)
-      .then((handler) => handler(event))
-      .catch(() => undefined);
-    // A Lambda that throws, or answers more than Lambda carries, surfaces as API Gateway's 502.
+    // In the stage Lambda stops a function at its timeout; here the handler cannot be stopped (it runs
+    // in this process), but its answer is not waited for past it, and is never sent.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<undefined>((resolve) => {
+      timer = setTimeout(
+        () => resolve(undefined),
+        options.functionTimeoutMs ?? API_FUNCTION_TIMEOUT_SECONDS * 1000,
+      );
+    });
+    const result = await Promise.race([
+      load(route)
+        .then((handler) => handler(event))
+        .catch(() => undefined),
+      timedOut,
+    ]).finally(() => clearTimeout(timer));
+    // A Lambda that throws, runs out of time, or answers more than Lambda carries, surfaces as API
+    // Gateway's 502.
     if (!result || overLambdaLimit(result)) {
       send(res, 502, json, JSON.stringify({ message: 'Internal server error' }));
       return true;

@@ -1,3 +1,4 @@
+import { API_FUNCTION_TIMEOUT_SECONDS } from '../../shared/constants';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -16,7 +17,7 @@ import type { StageConfig } from './stage-config';
 
 /** Cognito gives a trigger 5 seconds; an API handler gets well under API Gateway's 29. */
 const TRIGGER_TIMEOUT = Duration.seconds(5);
-const API_TIMEOUT = Duration.seconds(10);
+const API_TIMEOUT = Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS);
 
 export interface PlatformStackProps extends StackProps {
   readonly config: StageConfig;

@@ -16,7 +16,8 @@ import { ROUTES } from '../../lambdas/routes';
 const route = ROUTES.find((candidate) => candidate.id === 'InitiateSignin')!;
 /** Answers `{ "fill": "xxx…" }` with as many characters as the request's body says, or throws. */
 const STAND_IN = `export const handler = async (event) => {
-  const size = Number(event.body);
+  if (event.body === 'sleep') await new Promise((resolve) => setTimeout(resolve, 1500));
+  const size = event.body === 'sleep' ? 2 : Number(event.body);
   if (!Number.isFinite(size)) throw new Error('no size');
   return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fill: 'x'.repeat(size) }) };
 };
@@ -36,6 +37,8 @@ beforeAll(async () => {
     repositoryRoot: root,
     issuer: 'http://127.0.0.1:1/local',
     jwksUri: 'http://127.0.0.1:1/local/.well-known/jwks.json',
+    // Short, for the test below; the stage's is API_FUNCTION_TIMEOUT_SECONDS.
+    functionTimeoutMs: 500,
   });
   server = createServer((req, res) => {
     void api.handle(req, res).then((handled) => {
@@ -70,5 +73,18 @@ describe("a function's answer over Lambda's 6 MB", () => {
     const thrown = await ask('not a size');
     expect(thrown.status).toBe(502);
     expect(await thrown.json()).toEqual({ message: 'Internal server error' });
+  });
+});
+
+describe('a function that runs past its timeout', () => {
+  it("is API Gateway's 502 when the time is up, its late answer never sent", async () => {
+    const started = Date.now();
+    const late = await fetch(`${base}${route.path}`, { method: 'POST', body: 'sleep' });
+    expect(late.status).toBe(502);
+    expect(await late.json()).toEqual({ message: 'Internal server error' });
+    expect(Date.now() - started).toBeLessThan(1400);
+    // Within its time, the same function answers.
+    const inTime = await fetch(`${base}${route.path}`, { method: 'POST', body: '3' });
+    expect(inTime.status).toBe(200);
   });
 });
