@@ -206,14 +206,20 @@ describe('sign-in assertions', () => {
     expect(await identity.snapshot()).toEqual(before);
   });
 
-  it('rejects an unknown credential', async () => {
-    const stranger = new SoftwareAuthenticator(LOCAL_ORIGIN);
-    stranger.createCredential({
+  /** A device holding a passkey this server never registered. */
+  const strangerDevice = () => {
+    const device = new SoftwareAuthenticator(LOCAL_ORIGIN);
+    device.createCredential({
       challenge: 'eA',
       rp: { id: 'localhost', name: 'x' },
       user: { id: 'dXNlcg', name: 'u', displayName: 'u' },
       pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
     });
+    return device;
+  };
+
+  it('rejects an unknown credential', async () => {
+    const stranger = strangerDevice();
     const logged = (await identity.auditEvents()).length;
     const { answer } = await passkeySignin(stranger);
     expect(answer.status).toBe(401);
@@ -225,13 +231,7 @@ describe('sign-in assertions', () => {
   });
 
   it('answers a credential id longer than any passkey may have (4,000 bytes, past a DynamoDB key) as unknown, not a server error', async () => {
-    const stranger = new SoftwareAuthenticator(LOCAL_ORIGIN);
-    stranger.createCredential({
-      challenge: 'eA',
-      rp: { id: 'localhost', name: 'x' },
-      user: { id: 'dXNlcg', name: 'u', displayName: 'u' },
-      pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
-    });
+    const stranger = strangerDevice();
     const { sessionId, authenticationOptions } = await startSignin();
     const assertion = stranger.getAssertion(authenticationOptions);
     const tooLong = Buffer.alloc(4000, 7).toString('base64url');
