@@ -1,3 +1,4 @@
+import { API_ANSWER_HEADERS } from '../../shared/api-headers';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
   AccessLogField,
@@ -235,7 +236,16 @@ export class PlatformApi extends Construct {
   connect(options: ConnectOptions): void {
     if (this.connected) throw new Error('PlatformApi.connect may be called once.');
     this.connected = true;
-    const corsHeaders = { 'Access-Control-Allow-Origin': `'${options.allowedOrigin}'` };
+    // API Gateway's own errors carry what every handler's answer carries (API_ANSWER_HEADERS), and
+    // CORS. A static value is written in single quotes; a quote inside it is escaped with a backslash.
+    const staticValue = (value: string) => `'${value.replaceAll("'", "\\'")}'`;
+    const corsHeaders = {
+      'Access-Control-Allow-Origin': staticValue(options.allowedOrigin),
+      'Cache-Control': staticValue('no-store'),
+      ...Object.fromEntries(
+        Object.entries(API_ANSWER_HEADERS).map(([name, value]) => [name, staticValue(value)]),
+      ),
+    };
     const errorTemplate = { 'application/json': '{"message":$context.error.messageString}' };
 
     this.restApi.addGatewayResponse('Default4xx', {

@@ -18,6 +18,7 @@
  * no page may render or frame: `LOCAL_BASE_HEADERS`.
  */
 import type { ServerResponse } from 'node:http';
+import { API_ANSWER_HEADERS } from '../../shared/api-headers';
 import { cspDirectives, securityHeaders, serializeCsp, withSources } from '../security-headers';
 
 /** Headers of the definition that only mean something over HTTPS, so the local server leaves them out. */
@@ -50,13 +51,13 @@ export const devDocumentHeaders = (nonce: string): Record<string, string> => ({
   'content-security-policy': devDocumentPolicy(nonce),
 });
 
-/** Every answer that is not the SPA: nothing in it may run, load, be sniffed as HTML or be framed. */
-export const LOCAL_BASE_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-};
+/**
+ * Every answer that is not the SPA: nothing in it may run, load, be sniffed as HTML or be framed. The
+ * same as the stage's API answers (`API_ANSWER_HEADERS`), with the names as Node reads them back.
+ */
+export const LOCAL_BASE_HEADERS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(API_ANSWER_HEADERS).map(([name, value]) => [name.toLowerCase(), value]),
+);
 
 /** Sets headers on an answer not yet written; `writeHead` may still override any of them. */
 export const setHeaders = (res: ServerResponse, headers: Readonly<Record<string, string>>): void => {

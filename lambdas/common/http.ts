@@ -11,6 +11,7 @@ import {
   MAX_REQUEST_BODY_BYTES,
   type RoleGroup,
 } from '../../shared/constants';
+import { API_ANSWER_HEADERS } from '../../shared/api-headers';
 import { API_MESSAGES, GATEWAY_MESSAGES } from '../../shared/messages';
 import { roleGroupsFromClaim } from '../../shared/roles';
 import type { WireSchema } from '../../shared/schemas';
@@ -202,10 +203,7 @@ const respond = (
   body?: unknown,
   extra: Record<string, string> = {},
 ): APIGatewayProxyResult => {
-  const headers: Record<string, string> = {
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-  };
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...API_ANSWER_HEADERS };
   const allowOrigin = process.env.CORS_ALLOW_ORIGIN;
   if (allowOrigin) {
     headers['Access-Control-Allow-Origin'] = allowOrigin;

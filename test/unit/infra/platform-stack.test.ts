@@ -925,6 +925,15 @@ describe('REST API', () => {
       expect(flatten(headers['gatewayresponse.header.Access-Control-Allow-Origin'])).toBe(
         `'${appOrigin(prod)}'`,
       );
+      // As every handler's answer: never cached, nothing in it runs, is sniffed or is framed.
+      expect(headers).toMatchObject({
+        'gatewayresponse.header.Cache-Control': "'no-store'",
+        'gatewayresponse.header.Content-Security-Policy':
+          "'default-src \\'none\\'; frame-ancestors \\'none\\''",
+        'gatewayresponse.header.X-Content-Type-Options': "'nosniff'",
+        'gatewayresponse.header.X-Frame-Options': "'DENY'",
+        'gatewayresponse.header.Referrer-Policy': "'no-referrer'",
+      });
     }
     for (const route of ROUTES) {
       expect(flatten(environmentOf(prod, route.id).CORS_ALLOW_ORIGIN)).toBe(appOrigin(prod));

@@ -45,6 +45,13 @@ describe('the HTTP wrapper', () => {
     expect(answer).toMatchObject({ status: 200, body: { hello: 'Ada' } });
     expect(answer.headers['Cache-Control']).toBe('no-store');
     expect(answer.headers['Content-Type']).toBe('application/json');
+    // Nothing in it may run, load, be sniffed as HTML or be framed: the local server's headers too.
+    expect(answer.headers).toMatchObject({
+      'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+      'X-Content-Type-Options': 'nosniff',
+      'X-Frame-Options': 'DENY',
+      'Referrer-Policy': 'no-referrer',
+    });
   });
 
   it("lets the app's origin, and only it, read a download's file name across origins", async () => {
