@@ -1,10 +1,10 @@
 /**
  * PUT /internal/v1/admin/users/{userId}/coach: makes `coachId` the coach of the client `userId`.
  * Both are checked against Cognito's groups and the activated profiles, never against the request:
- * the client must be an activated, active member of `users`, the coach an activated, active member of
- * `coaches`. The assignment commits only while their accounts are still active and hold those roles, so it cannot land after a role
- * change that ended the coaching (docs/decisions/042-coaching-and-audit.md), and only while the acting
- * admin is still an active admin, as every admin change (`commitAdminChange`): an admin disabled or
+ * the client must be an activated member of `users`, the coach an activated member of `coaches`. The
+ * assignment commits only while both accounts are active and hold those roles, so it cannot land after
+ * a role change that ended the coaching or a disable that began an erase
+ * (docs/decisions/042-coaching-and-audit.md), and only while the acting admin is still an active admin, as every admin change (`commitAdminChange`): an admin disabled or
  * demoted after the session check cannot give a coach a client's data (403).
  */
 import { assignCoachRequestSchema, COACHING_MESSAGES } from '../../../shared/coaching';
