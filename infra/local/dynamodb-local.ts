@@ -107,7 +107,7 @@ const loopbackLauncher = async (
     await rm(building, { recursive: true, force: true });
     signal?.throwIfAborted();
     const output = String((error as { stderr?: unknown }).stderr ?? error);
-    if (output.includes('jdk.compiler'))
+    if (/Module jdk\.compiler not found/.test(output))
       throw new JavaMissingError(
         "This Java has no compiler module (jdk.compiler), which keeps DynamoDB Local on the loopback address: install a Java 17+ that holds it (a JDK, or Debian's openjdk-17-jre-headless).",
       );
