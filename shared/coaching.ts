@@ -18,6 +18,9 @@ export const COACHING_MESSAGES = {
   noteText: 'Note must be 1 to 2000 characters',
   notACoach: 'Coach must be a member of coaches',
   notAClient: 'Only a member of users can have a coach',
+  /** A disabled account is nobody's client and nobody's coach (decision 042). */
+  clientDisabled: 'Enable this person before assigning a coach.',
+  coachDisabled: 'This coach is disabled. Enable them first.',
   selfCoaching: 'A person cannot be their own coach',
   userNotFound: 'User not found',
   assignmentChanged: 'The assignment changed meanwhile. Please try again.',

@@ -888,12 +888,15 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     const toggle = (userId: string, action: 'disable' | 'enable') =>
       api('POST', `/internal/v1/admin/users/${userId}/${action}`, token.admin);
 
-    // Disabled before: refused as no client, and as no coach.
+    // Disabled before: refused, saying so.
     expect((await toggle(client.userId, 'disable')).status).toBe(200);
-    expect(await assign()).toMatchObject({ status: 400, body: { message: COACHING_MESSAGES.notAClient } });
+    expect(await assign()).toMatchObject({
+      status: 400,
+      body: { message: COACHING_MESSAGES.clientDisabled },
+    });
     expect((await toggle(client.userId, 'enable')).status).toBe(200);
     expect((await toggle(coach.userId, 'disable')).status).toBe(200);
-    expect(await assign()).toMatchObject({ status: 400, body: { message: COACHING_MESSAGES.notACoach } });
+    expect(await assign()).toMatchObject({ status: 400, body: { message: COACHING_MESSAGES.coachDisabled } });
     expect((await toggle(coach.userId, 'enable')).status).toBe(200);
     expect(await coachingOf()).toEqual([]);
 
@@ -902,7 +905,10 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
       expect((await toggle(client.userId, 'disable')).status).toBe(200);
     });
     try {
-      expect(await assign()).toMatchObject({ status: 400, body: { message: COACHING_MESSAGES.notAClient } });
+      expect(await assign()).toMatchObject({
+        status: 400,
+        body: { message: COACHING_MESSAGES.clientDisabled },
+      });
       expect(race.fired()).toBe(true);
     } finally {
       race.remove();

@@ -71,10 +71,10 @@ export const handler = httpHandler(
       ]);
       if (!(actorAccount?.status === 'active' && actorAccount.roles.includes('admins')))
         throw new Forbidden(API_MESSAGES.forbidden);
-      if (!(clientAccount?.status === 'active' && clientAccount.roles.includes('users')))
-        throw new BadRequest(COACHING_MESSAGES.notAClient);
-      if (!(coachAccount?.status === 'active' && coachAccount.roles.includes('coaches')))
-        throw new BadRequest(COACHING_MESSAGES.notACoach);
+      if (!clientAccount?.roles.includes('users')) throw new BadRequest(COACHING_MESSAGES.notAClient);
+      if (!coachAccount?.roles.includes('coaches')) throw new BadRequest(COACHING_MESSAGES.notACoach);
+      if (clientAccount.status !== 'active') throw new BadRequest(COACHING_MESSAGES.clientDisabled);
+      if (coachAccount.status !== 'active') throw new BadRequest(COACHING_MESSAGES.coachDisabled);
     }
     throw new Conflict(COACHING_MESSAGES.assignmentChanged);
   },

@@ -80,7 +80,12 @@ export const useUserDirectory = (q: string) => {
   const coaches = useMemo(
     () =>
       (coachList.data ?? [])
-        .map((user): CoachChoice => ({ userId: user.userId, name: fullName(user), email: user.email }))
+        .map((user): CoachChoice => ({
+          userId: user.userId,
+          name: fullName(user),
+          email: user.email,
+          disabled: user.status === 'disabled',
+        }))
         .sort((a, b) => (a.name || a.email).localeCompare(b.name || b.email)),
     [coachList.data],
   );

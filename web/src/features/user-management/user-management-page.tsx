@@ -105,7 +105,8 @@ export function UserManagementPage() {
       {dialog?.kind === 'coach' && (
         <AssignCoachModal
           client={dialog.entry}
-          coaches={coaches.filter((coach) => coach.userId !== dialog.entry.key)}
+          // A disabled coach takes no client (decision 042).
+          coaches={coaches.filter((coach) => coach.userId !== dialog.entry.key && !coach.disabled)}
           onClose={close}
           onDone={done}
         />

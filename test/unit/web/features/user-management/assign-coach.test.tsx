@@ -91,6 +91,15 @@ describe('User Management: coaches', () => {
   });
 
   it('lists the coaches by name and email, with focus on the first, and no Unassign without a coach', async () => {
+    // A disabled coach is not offered.
+    const ROBIN = {
+      ...MORGAN,
+      userId: '55555555-5555-4555-8555-555555555555',
+      email: 'robin@example.com',
+      preferredName: 'Robin',
+      status: 'disabled' as const,
+    };
+    users = [CLIENT, MORGAN, UNNAMED_COACH, ADMIN, ROBIN];
     const { dialog } = await openDialog();
     expect(dialog.getByText('Choose the coach of Alex Rivera.')).toBeInTheDocument();
     const choices = within(dialog.getByRole('group', { name: 'Coach' })).getAllByRole('radio');

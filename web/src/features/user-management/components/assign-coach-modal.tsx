@@ -14,6 +14,8 @@ export interface CoachChoice {
   userId: string;
   name: string;
   email: string;
+  /** A disabled coach is named in the Coach column but offered to nobody. */
+  disabled?: boolean;
 }
 
 interface AssignCoachModalProps {
