@@ -11,8 +11,7 @@ import { normalizedEmailSchema, registrationResponseSchema, roleGroupSchema } fr
 
 /** Adding or removing a passkey needs a sign-in (the id token's `auth_time`) at most this old. */
 export const PASSKEY_REAUTH_MAX_AGE_SECONDS = 10 * 60;
-/** A recovery code works for 24 hours (SPEC-2 section 3.2). */
-export const RECOVERY_CODE_TTL_SECONDS = 24 * 60 * 60;
+export { RECOVERY_CODE_TTL_SECONDS } from './constants';
 /** An invitation expires 7 days after it was created or last resent (SPEC-2 section 3.3). */
 export const INVITATION_TTL_SECONDS = 7 * 24 * 60 * 60;
 /** A passkey's name: 1 to 64 characters. */

@@ -71,6 +71,9 @@ export const isUuid = (value: unknown): value is string =>
   typeof value === 'string' &&
   /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(value);
 
+/** A recovery code works for 24 hours (SPEC-2 section 3.2). */
+export const RECOVERY_CODE_TTL_SECONDS = 24 * 60 * 60;
+
 /** Server-side limits (SPEC leaves them open; see docs/decisions/002-server-limits.md). */
 export const MAX_REQUEST_BODY_BYTES = 32 * 1024;
 /**

@@ -431,7 +431,7 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     expect((await api('DELETE', `/internal/v1/admin/users/${admin.userId}`, token.admin)).status).toBe(204);
   });
 
-  it('puts no passkey on a disabled account: no code is issued for it, and one issued before does not work', async () => {
+  it('puts no passkey on a disabled account: no code is issued for it, and one issued before does not work, even after an enable', async () => {
     const person = { ...(await activatedPerson('frozen@example.com')), email: 'frozen@example.com' };
     const issued = await api<{ activationCode: string }>(
       'POST',
@@ -471,6 +471,26 @@ describe('recovery (SPEC-2 section 3.2)', () => {
       body: { message: ACCOUNT_MESSAGES.resetDisabled },
     });
     expect(await auditOf('recovery.used', person.userId)).toHaveLength(0);
+
+    // Enabled again: the code issued before the disable stays void; one issued now works.
+    expect((await api('POST', `/internal/v1/admin/users/${person.userId}/enable`, token.admin)).status).toBe(
+      200,
+    );
+    const stale = await api('POST', '/v1/auth/verify-activation', undefined, {
+      email: person.email,
+      activationCode: issued.body.activationCode,
+    });
+    expect(stale.body).toEqual({ valid: false });
+    const reissued = await api<{ activationCode: string }>(
+      'POST',
+      `/internal/v1/admin/users/${person.userId}/recovery`,
+      token.admin,
+    );
+    const fresh = await api('POST', '/v1/auth/verify-activation', undefined, {
+      email: person.email,
+      activationCode: reissued.body.activationCode,
+    });
+    expect(fresh.body).toMatchObject({ valid: true });
   });
 
   it('lets exactly one of two registrations with one recovery code win', async () => {

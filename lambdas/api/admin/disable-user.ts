@@ -17,7 +17,8 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
     await commitAdminChange({
       actorId: caller.sub,
       target,
-      set: { status: 'disabled', tokensValidAfter: revocationSecond() },
+      // `disabledAt`: every recovery code issued before now stays void after an enable.
+      set: { status: 'disabled', tokensValidAfter: revocationSecond(), disabledAt: Date.now() },
       audit: { type: 'user.disabled', actorId: caller.sub, subjectId: target.userId },
       origin: originOf(event),
     });

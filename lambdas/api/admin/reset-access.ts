@@ -32,6 +32,7 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
     activationCode,
     userId: target.userId,
     issuedBy: caller.sub,
+    issuedAt: Date.now(),
     expiresAt,
   });
   return created({ activationCode, expiresAt: new Date(expiresAt * 1000).toISOString() });

@@ -53,6 +53,7 @@ import {
   consumeRecoveryItem,
   deletePasskeyChallengeItem,
   findRecovery,
+  issuedBeforeDisable,
   type RecoveryGrant,
 } from '../../common/repositories/auth-challenges';
 import { addUserToGroups, signOutEverywhere } from '../../common/cognito-users';
@@ -119,6 +120,7 @@ const recover = async (body: Body, recovery: RecoveryGrant, origin: RequestOrigi
   // must still be one. Both as read here, held at commit by the `updatedAt` guard below.
   const ownReset = recovery.issuedBy === account?.userId;
   if (account?.status !== 'active' || (ownReset && !account.roles.includes('admins'))) throw rejected();
+  if (issuedBeforeDisable(recovery, account)) throw rejected();
 
   const now = new Date().toISOString();
   const tokensValidAfter = revocationSecond();

@@ -17,6 +17,7 @@ import { getAccount } from '../../common/repositories/accounts';
 import {
   expiresIn,
   findRecovery,
+  issuedBeforeDisable,
   putRegistrationChallenge,
   type RegistrationChallenge,
 } from '../../common/repositories/auth-challenges';
@@ -62,6 +63,7 @@ const recoveryRegistration = async (email: string, code: string): Promise<Regist
   const account = await getAccount(recovery.userId);
   // A disabled account takes no new passkey, whatever code was issued before the disable.
   if (!account || account.email !== email || account.status !== 'active') return undefined;
+  if (issuedBeforeDisable(recovery, account)) return undefined;
   return {
     purpose: 'recovery',
     email,

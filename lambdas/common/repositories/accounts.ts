@@ -31,6 +31,8 @@ export interface AccountRecord {
    * where `until` (epoch seconds) is when the last token that session could mint has expired.
    */
   readonly signedOutSessions?: Set<string>;
+  /** Epoch milliseconds of the last disable: a recovery code issued before it never works (decision 044). */
+  readonly disabledAt?: number;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -7,6 +7,7 @@
  * deletion is lazy.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { RECOVERY_CODE_TTL_SECONDS } from '../../../shared/constants';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, type TransactItem } from '../aws';
 import { tableName } from '../env';
@@ -53,8 +54,18 @@ export interface RecoveryGrant {
   readonly activationCode: string;
   readonly userId: string;
   readonly issuedBy: string;
+  /** Epoch milliseconds (absent on a code issued before 2026-11-26: then 24 hours before it expires). */
+  readonly issuedAt?: number;
   readonly expiresAt: number;
 }
+
+/**
+ * Whether the code was issued before the account's last disable: a disable freezes the account's
+ * passkeys, and an enable does not bring back a code someone may have obtained before it (decision 044).
+ */
+export const issuedBeforeDisable = (grant: RecoveryGrant, account: { disabledAt?: number }): boolean =>
+  account.disabledAt !== undefined &&
+  (grant.issuedAt ?? (grant.expiresAt - RECOVERY_CODE_TTL_SECONDS) * 1000) <= account.disabledAt;
 
 const registrationKey = (email: string) => `registration#${email}`;
 const recoveryKey = (email: string) => `recovery#${email}`;
