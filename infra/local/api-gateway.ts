@@ -113,8 +113,6 @@ const readBody = (req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
     req.on('error', reject);
   });
 
-export { LAMBDA_RESPONSE_MAX_BYTES };
-
 /** Whether a proxy result is over Lambda's limit; only an answer of over a sixth of it can be. */
 const overLambdaLimit = (result: APIGatewayProxyResult): boolean =>
   (result.body?.length ?? 0) > LAMBDA_RESPONSE_MAX_BYTES / 6 &&

@@ -254,11 +254,10 @@ const serveVite = async (webRoot: string, httpServer: Server): Promise<LocalWeb>
       // Files Vite may serve by path (`/@fs/...`): the SPA, the shared code it imports and the
       // packages, never the rest of the repository. Vite's default is the whole workspace, which holds
       // `.local/`: the local pool's signing key and the run's key pair (decision 052) for any program
-      // that asked this server.
+      // that asked this server. Vite's own deny list (`.env`, keys, `.git`) still applies.
       fs: {
         strict: true,
         allow: [webRoot, join(webRoot, '..', 'shared'), join(webRoot, '..', 'node_modules')],
-        deny: ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', '**/.local/**'],
       },
     },
   });

@@ -355,6 +355,18 @@ describe('passkeys (SPEC-2 section 3.1)', () => {
 });
 
 describe('recovery (SPEC-2 section 3.2)', () => {
+  /** 'Reset access' on `userId`, by the admin whose id token is `as`. */
+  const issueRecovery = (userId: string, as = token.admin) =>
+    api<{ activationCode: string }>('POST', `/internal/v1/admin/users/${userId}/recovery`, as);
+  /** Step 1 of `/activate` with a code, as the person would send it. */
+  const verifyActivation = (email: string, activationCode: string) =>
+    api<{ valid: boolean; cognitoUsername: string; registrationOptions: never }>(
+      'POST',
+      '/v1/auth/verify-activation',
+      undefined,
+      { email, activationCode },
+    );
+
   it('replaces every passkey, ends every session, and keeps the person, their profile and records', async () => {
     const client = world.people.client;
     const old = await fresh(client);
@@ -414,11 +426,7 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     );
     const admin = await world.http.activate(email, invite.body.activationCode);
     const device = admin.authenticator;
-    const issued = await api<{ activationCode: string }>(
-      'POST',
-      `/internal/v1/admin/users/${admin.userId}/recovery`,
-      (await signInAs(device)).idToken,
-    );
+    const issued = await issueRecovery(admin.userId, (await signInAs(device)).idToken);
     expect(issued.status).toBe(201);
     const renewed = await world.http.activate(email, issued.body.activationCode);
     expect(renewed.userId).toBe(admin.userId);
@@ -433,18 +441,9 @@ describe('recovery (SPEC-2 section 3.2)', () => {
 
   it('puts no passkey on a disabled account: no code is issued for it, and one issued before does not work, even after an enable', async () => {
     const person = { ...(await activatedPerson('frozen@example.com')), email: 'frozen@example.com' };
-    const issued = await api<{ activationCode: string }>(
-      'POST',
-      `/internal/v1/admin/users/${person.userId}/recovery`,
-      token.admin,
-    );
+    const issued = await issueRecovery(person.userId);
     // Whoever holds the code has begun the registration when the admin disables the account.
-    const begun = await api<{ cognitoUsername: string; registrationOptions: never }>(
-      'POST',
-      '/v1/auth/verify-activation',
-      undefined,
-      { email: person.email, activationCode: issued.body.activationCode },
-    );
+    const begun = await verifyActivation(person.email, issued.body.activationCode);
     expect(begun.body).toMatchObject({ valid: true });
     expect((await api('POST', `/internal/v1/admin/users/${person.userId}/disable`, token.admin)).status).toBe(
       200,
@@ -459,14 +458,8 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     });
     expect(registered.status).toBe(400);
     expect((await world.scan('passkeys')).filter((item) => item.userId === person.userId)).toEqual(before);
-    const verified = await api('POST', '/v1/auth/verify-activation', undefined, {
-      email: person.email,
-      activationCode: issued.body.activationCode,
-    });
-    expect(verified.body).toEqual({ valid: false });
-    expect(
-      await api('POST', `/internal/v1/admin/users/${person.userId}/recovery`, token.admin),
-    ).toMatchObject({
+    expect((await verifyActivation(person.email, issued.body.activationCode)).body).toEqual({ valid: false });
+    expect(await issueRecovery(person.userId)).toMatchObject({
       status: 409,
       body: { message: ACCOUNT_MESSAGES.resetDisabled },
     });
@@ -476,21 +469,11 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     expect((await api('POST', `/internal/v1/admin/users/${person.userId}/enable`, token.admin)).status).toBe(
       200,
     );
-    const stale = await api('POST', '/v1/auth/verify-activation', undefined, {
-      email: person.email,
-      activationCode: issued.body.activationCode,
+    expect((await verifyActivation(person.email, issued.body.activationCode)).body).toEqual({ valid: false });
+    const reissued = await issueRecovery(person.userId);
+    expect((await verifyActivation(person.email, reissued.body.activationCode)).body).toMatchObject({
+      valid: true,
     });
-    expect(stale.body).toEqual({ valid: false });
-    const reissued = await api<{ activationCode: string }>(
-      'POST',
-      `/internal/v1/admin/users/${person.userId}/recovery`,
-      token.admin,
-    );
-    const fresh = await api('POST', '/v1/auth/verify-activation', undefined, {
-      email: person.email,
-      activationCode: reissued.body.activationCode,
-    });
-    expect(fresh.body).toMatchObject({ valid: true });
   });
 
   it('lets exactly one of two registrations with one recovery code win', async () => {

@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalApiGateway, LAMBDA_RESPONSE_MAX_BYTES } from '../../infra/local/api-gateway';
+import { createLocalApiGateway } from '../../infra/local/api-gateway';
+import { LAMBDA_RESPONSE_MAX_BYTES } from '../../shared/constants';
 import { ROUTES } from '../../lambdas/routes';
 
 const route = ROUTES.find((candidate) => candidate.id === 'InitiateSignin')!;
