@@ -736,7 +736,7 @@ const withSessionCheck = (route: RouteDefinition): RouteDefinition =>
 
 export const ROUTES: readonly RouteDefinition[] = DEFINED_ROUTES.map(withSessionCheck);
 
-/** The Cognito custom-auth triggers. */
+/** The Cognito triggers: the three of the custom sign-in, and the one that shapes its tokens. */
 export const TRIGGERS = {
   defineAuthChallenge: {
     id: 'DefineAuthChallenge',
@@ -759,6 +759,13 @@ export const TRIGGERS = {
       authChallenges: [{ actions: ['DeleteItem'], keys: ['proof#*'] }],
       accounts: [{ actions: ['GetItem'] }],
     },
+    cognitoActions: [],
+  },
+  preTokenGeneration: {
+    id: 'PreTokenGeneration',
+    entry: 'lambdas/cognito/pre-token-generation.ts',
+    // Only rewrites the event: no table, no Cognito call.
+    tables: {},
     cognitoActions: [],
   },
 } as const satisfies Record<string, FunctionDefinition>;

@@ -3,9 +3,11 @@ import {
   AccountRecovery,
   ClientAttributes,
   FeaturePlan,
+  LambdaVersion,
   Mfa,
   UserPool,
   UserPoolClientIdentityProvider,
+  UserPoolOperation,
   type UserPoolClient,
 } from 'aws-cdk-lib/aws-cognito';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -28,6 +30,11 @@ export interface PasskeyUserPoolProps {
     readonly createAuthChallenge: IFunction;
     readonly verifyAuthChallengeResponse: IFunction;
   };
+  /**
+   * The pre token generation trigger, run with the V2_0 event (access tokens too; the Essentials plan):
+   * it takes Cognito's self-service scope out of the access tokens (decision 063).
+   */
+  readonly preTokenGeneration: IFunction;
   /**
    * Keep the pool when the stack is deleted and turn on Cognito deletion protection.
    * @default true
@@ -87,6 +94,13 @@ export class PasskeyUserPool extends Construct {
       deletionProtection: retain,
       removalPolicy: retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
+
+    // `lambdaTriggers.preTokenGeneration` would send the V1_0 event, which cannot change access tokens.
+    this.userPool.addTrigger(
+      UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG,
+      props.preTokenGeneration,
+      LambdaVersion.V2_0,
+    );
 
     // Highest precedence first, as shared/constants.ts orders them.
     ROLE_GROUPS.forEach((groupName, precedence) => {

@@ -9,15 +9,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { backfillDirectory, type BackfillResult } from '../../lambdas/common/directory-backfill';
-import { handler as createAuthChallenge } from '../../lambdas/cognito/create-auth-challenge';
-import { handler as defineAuthChallenge } from '../../lambdas/cognito/define-auth-challenge';
-import { handler as verifyAuthChallengeResponse } from '../../lambdas/cognito/verify-auth-challenge';
 import { DEFAULT_REGION, ROLE_GROUPS, WEBAUTHN_RP_NAME } from '../../shared/constants';
 import { createLocalApiGateway } from './api-gateway';
 import { ensureBootstrapAdmin } from './bootstrap';
 import { createLocalCognito, type AwsCredentials } from './cognito/local-cognito';
 import { generateCredentials } from './cognito/sigv4';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
+import { PRODUCT_TRIGGERS } from './product-triggers';
 import { PRODUCT_SESSION_OPTIONS } from './session-options';
 import { createTables, tableEnvironment, type TableNames } from './tables';
 import { createLocalWeb, localWebEnvironment, type LocalWeb, type WebMode } from './spa';
@@ -209,7 +207,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       publicUrl: origin,
       endpointPath: COGNITO_PATH,
       groups: ROLE_GROUPS,
-      triggers: { defineAuthChallenge, createAuthChallenge, verifyAuthChallengeResponse },
+      triggers: PRODUCT_TRIGGERS,
       ...PRODUCT_SESSION_OPTIONS,
       credentials: file.credentials,
       persistence: options.dataDir

@@ -104,6 +104,7 @@ export class PlatformStack extends Stack {
         createAuthChallenge: trigger(TRIGGERS.createAuthChallenge),
         verifyAuthChallengeResponse: trigger(TRIGGERS.verifyAuthChallengeResponse),
       },
+      preTokenGeneration: trigger(TRIGGERS.preTokenGeneration),
     });
 
     this.api = new PlatformApi(this, 'Api', {

@@ -11,6 +11,9 @@ import {
   AdminAddUserToGroupCommand,
   AdminListGroupsForUserCommand,
   CognitoIdentityProviderClient,
+  DeleteUserCommand,
+  GetUserCommand,
+  GlobalSignOutCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../infra/local/dynamodb-local';
@@ -314,6 +317,21 @@ describe('authorization', () => {
         expect(answer.status, `${route.method} ${route.path}`).toBe(403);
       }
     }
+  });
+
+  it("refuses a person Cognito's own user API with their access token: no self-delete around the erase (ADR 063)", async () => {
+    const own = await http.signIn(user.authenticator);
+    for (const call of [
+      () => http.cognito.send(new DeleteUserCommand({ AccessToken: own.accessToken })),
+      () => http.cognito.send(new GetUserCommand({ AccessToken: own.accessToken })),
+      () => http.cognito.send(new GlobalSignOutCommand({ AccessToken: own.accessToken })),
+    ]) {
+      await expect(call()).rejects.toThrow('Access Token does not have required scopes');
+    }
+    // Still there, signed in, and still in the product.
+    expect((await http.request('GET', '/v1/users/me', { token: own.idToken })).status).toBe(200);
+    const refreshed = await http.refresh(own.refreshToken);
+    expect(refreshed.AuthenticationResult?.AccessToken).toBeTruthy();
   });
 
   it('answers 401 on every authenticated route without a valid id token', async () => {

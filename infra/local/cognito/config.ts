@@ -7,6 +7,7 @@ import type {
   Context,
   CreateAuthChallengeTriggerEvent,
   DefineAuthChallengeTriggerEvent,
+  PreTokenGenerationV2TriggerEvent,
   VerifyAuthChallengeResponseTriggerEvent,
 } from 'aws-lambda';
 import { z } from 'zod';
@@ -26,6 +27,12 @@ export interface CustomAuthTriggers {
   readonly defineAuthChallenge: TriggerHandler<DefineAuthChallengeTriggerEvent>;
   readonly createAuthChallenge: TriggerHandler<CreateAuthChallengeTriggerEvent>;
   readonly verifyAuthChallengeResponse: TriggerHandler<VerifyAuthChallengeResponseTriggerEvent>;
+  /**
+   * The pre token generation trigger with the V2_0 event, run before every token is made (sign-in and
+   * refresh). This endpoint applies the access token's `scopesToAdd` and `scopesToSuppress`; an answer
+   * asking for any other change fails the call, rather than leave a token unlike the cloud's.
+   */
+  readonly preTokenGeneration?: TriggerHandler<PreTokenGenerationV2TriggerEvent>;
 }
 
 export type PersistenceOption =
@@ -111,6 +118,8 @@ const optionsSchema = z
         verifyAuthChallengeResponse: fn<CustomAuthTriggers['verifyAuthChallengeResponse']>(
           'verifyAuthChallengeResponse',
         ),
+        preTokenGeneration:
+          fn<NonNullable<CustomAuthTriggers['preTokenGeneration']>>('preTokenGeneration').optional(),
       })
       .optional(),
     persistence: z

@@ -7,7 +7,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { notAuthorized, refreshTokenReuse, userDisabled, userNotFound } from './errors';
 import { isClientOf, type Pool } from './pool';
-import type { RefreshRecord, UserRecord } from './state';
+import { usernameKey, type RefreshRecord, type UserRecord } from './state';
 import { attributeClaims, findUserBySub, groupsOf } from './users';
 
 export interface AuthenticationResult {
@@ -25,7 +25,10 @@ interface Lineage {
   readonly clientId: string;
 }
 
-const ACCESS_SCOPE = 'aws.cognito.signin.user.admin';
+const SELF_SERVICE_SCOPE = 'aws.cognito.signin.user.admin';
+
+/** What Cognito puts in the access token of an API sign-in, before a pre token generation trigger. */
+export const DEFAULT_ACCESS_SCOPES: readonly string[] = [SELF_SERVICE_SCOPE];
 
 export const hashRefreshToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
@@ -33,11 +36,14 @@ const mintTokens = (
   pool: Pool,
   user: UserRecord,
   lineage: Lineage,
+  scopes: readonly string[],
 ): Omit<AuthenticationResult, 'RefreshToken'> => {
   const { config } = pool;
   const iat = pool.nowSeconds();
   const groups = groupsOf(pool.state, user).map((g) => g.name);
   const groupClaim = groups.length > 0 ? { 'cognito:groups': groups } : {};
+  // A token whose every scope a trigger suppressed carries no `scope` claim at all.
+  const scopeClaim = scopes.length > 0 ? { scope: scopes.join(' ') } : {};
   const common = {
     iss: config.issuer,
     origin_jti: lineage.originJti,
@@ -62,7 +68,7 @@ const mintTokens = (
     ...common,
     client_id: lineage.clientId,
     token_use: 'access',
-    scope: ACCESS_SCOPE,
+    ...scopeClaim,
     exp: iat + config.accessTokenValiditySeconds,
     iat,
     jti: randomUUID(),
@@ -78,8 +84,16 @@ const mintTokens = (
 
 const newRefreshToken = (): string => randomBytes(64).toString('base64url');
 
-/** A completed sign-in: a new token family with its refresh token. Call `pool.save()` afterwards. */
-export const signIn = (pool: Pool, user: UserRecord, clientId: string): AuthenticationResult => {
+/**
+ * A completed sign-in: a new token family with its refresh token, its access token carrying `scopes`.
+ * Call `pool.save()` afterwards.
+ */
+export const signIn = (
+  pool: Pool,
+  user: UserRecord,
+  clientId: string,
+  scopes: readonly string[],
+): AuthenticationResult => {
   pruneTokens(pool);
   const refreshToken = newRefreshToken();
   const now = pool.nowSeconds();
@@ -93,7 +107,7 @@ export const signIn = (pool: Pool, user: UserRecord, clientId: string): Authenti
     expiresAt: now + pool.config.refreshTokenValiditySeconds,
   };
   pool.state.refreshTokens.set(record.tokenHash, record);
-  return { ...mintTokens(pool, user, record), RefreshToken: refreshToken };
+  return { ...mintTokens(pool, user, record, scopes), RefreshToken: refreshToken };
 };
 
 /** Whether a rotated-out refresh token's retry grace period is over (at once with a grace of 0). */
@@ -101,13 +115,12 @@ const graceOver = (pool: Pool, record: RefreshRecord): boolean =>
   record.rotatedAt !== undefined &&
   pool.nowMs() >= record.rotatedAt + pool.config.refreshTokenRotation.retryGracePeriodSeconds * 1000;
 
-/**
- * New id and access tokens from a refresh token. With rotation, also a new refresh token of the same
- * family (same `origin_jti`, `auth_time` and expiry: the session is counted from the sign-in), and
- * the submitted one works only for the retry grace period after its first use. When the answer
- * carries a `RefreshToken`, the state changed: call `pool.save()`.
- */
-export const refresh = (pool: Pool, refreshToken: string, clientId: string): AuthenticationResult => {
+/** The refresh token's record and its user, with Cognito's refusals; changes nothing. */
+const redeemable = (
+  pool: Pool,
+  refreshToken: string,
+  clientId: string,
+): { record: RefreshRecord; user: UserRecord } => {
   const record = pool.state.refreshTokens.get(hashRefreshToken(refreshToken));
   if (!record || record.clientId !== clientId) throw notAuthorized('Invalid Refresh Token');
   if (record.revokedAt !== undefined) throw notAuthorized('Refresh Token has been revoked');
@@ -116,7 +129,27 @@ export const refresh = (pool: Pool, refreshToken: string, clientId: string): Aut
   const user = findUserBySub(pool.state, record.sub);
   if (!user) throw notAuthorized('Refresh Token has been revoked');
   if (!user.enabled) throw userDisabled();
-  const tokens = mintTokens(pool, user, record);
+  return { record, user };
+};
+
+/** Whom a refresh token would make tokens for now (for the pre token generation trigger). */
+export const refreshTokenUser = (pool: Pool, refreshToken: string, clientId: string): UserRecord =>
+  redeemable(pool, refreshToken, clientId).user;
+
+/**
+ * New id and access tokens from a refresh token, the access token carrying `scopes`. With rotation,
+ * also a new refresh token of the same family (same `origin_jti`, `auth_time` and expiry: the session
+ * is counted from the sign-in), and the submitted one works only for the retry grace period after its
+ * first use. When the answer carries a `RefreshToken`, the state changed: call `pool.save()`.
+ */
+export const refresh = (
+  pool: Pool,
+  refreshToken: string,
+  clientId: string,
+  scopes: readonly string[],
+): AuthenticationResult => {
+  const { record, user } = redeemable(pool, refreshToken, clientId);
+  const tokens = mintTokens(pool, user, record, scopes);
   if (!pool.config.refreshTokenRotation.enabled) return tokens;
 
   pruneTokens(pool);
@@ -165,7 +198,16 @@ export const revokeUserTokens = (pool: Pool, sub: string): void => {
   }
 };
 
-/** The user behind an access token presented to GetUser or GlobalSignOut, with Cognito's refusals. */
+/** AdminDeleteUser and DeleteUser: the user is gone, and so is every token of theirs. Then `pool.save()`. */
+export const removeUser = (pool: Pool, user: UserRecord): void => {
+  revokeUserTokens(pool, user.sub);
+  pool.state.users.delete(usernameKey(user.username));
+};
+
+/**
+ * The user behind an access token presented to the self-service calls (GetUser, GlobalSignOut,
+ * DeleteUser), with Cognito's refusals: each needs the token to carry `aws.cognito.signin.user.admin`.
+ */
 export const authenticateAccessToken = (pool: Pool, token: string): UserRecord => {
   const claims = pool.key.verify(token);
   if (
@@ -181,6 +223,8 @@ export const authenticateAccessToken = (pool: Pool, token: string): UserRecord =
   }
   if (claims['exp'] <= pool.nowSeconds()) throw notAuthorized('Access Token has expired');
   if (pool.state.revocations.has(claims['origin_jti'])) throw notAuthorized('Access Token has been revoked');
+  const scopes = typeof claims['scope'] === 'string' ? claims['scope'].split(' ') : [];
+  if (!scopes.includes(SELF_SERVICE_SCOPE)) throw notAuthorized('Access Token does not have required scopes');
   const user = findUserBySub(pool.state, claims['sub']);
   if (!user) throw userNotFound();
   if (!user.enabled) throw userDisabled();

@@ -1,13 +1,14 @@
 /**
- * Runs the custom-auth Lambda handlers in-process with the events Cognito documents, a plausible
- * Lambda context and Lambda's JSON boundary (the handler gets a copy and its answer is re-read), so
- * a handler that works here works behind the real service.
+ * Runs the custom-auth and pre token generation Lambda handlers in-process with the events Cognito
+ * documents, a plausible Lambda context and Lambda's JSON boundary (the handler gets a copy and its
+ * answer is re-read), so a handler that works here works behind the real service.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type {
   Context,
   CreateAuthChallengeTriggerEvent,
   DefineAuthChallengeTriggerEvent,
+  PreTokenGenerationV2TriggerEvent,
   VerifyAuthChallengeResponseTriggerEvent,
 } from 'aws-lambda';
 import { z } from 'zod';
@@ -15,6 +16,9 @@ import type { CustomAuthTriggers, TriggerHandler } from './config';
 import { invalidLambdaResponse, invalidParameter, unexpectedLambda, userLambdaValidation } from './errors';
 import type { Pool } from './pool';
 import type { CustomChallengeResult } from './sessions';
+import type { UserRecord } from './state';
+import { DEFAULT_ACCESS_SCOPES } from './tokens';
+import { groupsOf, triggerAttributes } from './users';
 
 /** Who the flow is about. For an unknown user Cognito still runs the triggers, with `userNotFound`. */
 export interface TriggerSubject {
@@ -42,7 +46,11 @@ export interface CreatedChallenge {
   readonly challengeMetadata: string | undefined;
 }
 
-type TriggerName = 'DefineAuthChallenge' | 'CreateAuthChallenge' | 'VerifyAuthChallengeResponse';
+type TriggerName =
+  'DefineAuthChallenge' | 'CreateAuthChallenge' | 'VerifyAuthChallengeResponse' | 'PreTokenGeneration';
+
+/** Why tokens are being made: a completed sign-in, or a refresh. */
+export type TokenGenerationSource = 'TokenGeneration_Authentication' | 'TokenGeneration_RefreshTokens';
 
 /** A guard against a handler that never settles; Cognito's own limit (5 s) is too tight for a cold local stack. */
 const TRIGGER_TIMEOUT_MS = 30_000;
@@ -59,6 +67,18 @@ const createResponse = z.object({
   challengeMetadata: z.string().nullish(),
 });
 const verifyResponse = z.object({ answerCorrect: z.boolean().nullish() });
+const scopeList = z.array(z.string().min(1)).nullish();
+const preTokenResponse = z.object({
+  claimsAndScopeOverrideDetails: z
+    .object({
+      accessTokenGeneration: z
+        .object({ scopesToAdd: scopeList, scopesToSuppress: scopeList })
+        .catchall(z.unknown())
+        .nullish(),
+    })
+    .catchall(z.unknown())
+    .nullish(),
+});
 
 const triggersOf = (pool: Pool): CustomAuthTriggers => {
   const { triggers } = pool.config;
@@ -162,6 +182,58 @@ export const verifyAuthChallengeResponse = async (
     await invoke(pool, 'VerifyAuthChallengeResponse', triggersOf(pool).verifyAuthChallengeResponse, event),
   );
   return response.answerCorrect === true;
+};
+
+/**
+ * The scopes of the access token about to be made for `user`: Cognito's own, changed as the pre token
+ * generation trigger (V2_0 event) answers, when the pool has one.
+ */
+export const accessTokenScopes = async (
+  pool: Pool,
+  user: UserRecord,
+  call: TriggerCall,
+  source: TokenGenerationSource,
+): Promise<readonly string[]> => {
+  const trigger = pool.config.triggers?.preTokenGeneration;
+  if (!trigger) return DEFAULT_ACCESS_SCOPES;
+  const subject: TriggerSubject = {
+    userName: user.username,
+    userAttributes: triggerAttributes(user),
+    userNotFound: false,
+  };
+  const event: PreTokenGenerationV2TriggerEvent = {
+    ...common(pool, subject, call, source),
+    version: '2',
+    request: {
+      userAttributes: { ...subject.userAttributes },
+      groupConfiguration: {
+        groupsToOverride: groupsOf(pool.state, user).map((group) => group.name),
+        iamRolesToOverride: [],
+      },
+      scopes: [...DEFAULT_ACCESS_SCOPES],
+      ...metadataOf(call),
+    },
+    response: { claimsAndScopeOverrideDetails: {} },
+  };
+  const { claimsAndScopeOverrideDetails: details } = responseOf(
+    preTokenResponse,
+    await invoke(pool, 'PreTokenGeneration', trigger, event),
+  );
+  const { accessTokenGeneration: access, ...otherTokens } = details ?? {};
+  const { scopesToAdd, scopesToSuppress, ...otherChanges } = access ?? {};
+  const unapplied = [...Object.entries(otherTokens), ...Object.entries(otherChanges)].filter(
+    ([, value]) => value !== null && value !== undefined,
+  );
+  // Anything else asked for fails the call rather than leave a token unlike the cloud's.
+  if (unapplied.length > 0) {
+    const asked = unapplied.map(([key]) => key).join(', ');
+    throw invalidLambdaResponse(
+      `The local endpoint applies only scopesToAdd and scopesToSuppress of PreTokenGeneration, not ${asked}.`,
+    );
+  }
+  const suppressed = new Set(scopesToSuppress ?? []);
+  const kept = DEFAULT_ACCESS_SCOPES.filter((scope) => !suppressed.has(scope));
+  return [...new Set([...kept, ...(scopesToAdd ?? [])])];
 };
 
 /** Cognito reads only `response` back from the handler's answer. */

@@ -1535,6 +1535,26 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       expectResult: (result) => expect(result).toMatchObject({ response: { answerCorrect: true } }),
     },
   ],
+  PreTokenGeneration: [
+    {
+      name: "the access token loses Cognito's self-service scope, with no call to anything",
+      event: {
+        version: '2',
+        triggerSource: 'TokenGeneration_Authentication',
+        userName: USERNAME,
+        request: { scopes: ['aws.cognito.signin.user.admin'], groupConfiguration: {} },
+        response: {},
+      },
+      expectResult: (result) =>
+        expect(result).toMatchObject({
+          response: {
+            claimsAndScopeOverrideDetails: {
+              accessTokenGeneration: { scopesToSuppress: ['aws.cognito.signin.user.admin'] },
+            },
+          },
+        }),
+    },
+  ],
 };
 
 // ------------------------------------------------------------------ the checks

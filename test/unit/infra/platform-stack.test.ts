@@ -139,6 +139,12 @@ describe('Cognito user pool', () => {
     expect(ROLE_GROUPS).toEqual(['admins', 'coaches', 'users']);
   });
 
+  const triggerArn = (id: string): Json => {
+    const fn = prod.stack.functions[id];
+    expect(fn, id).toBeDefined();
+    return { 'Fn::GetAtt': [logicalIdOf(prod.stack, fn!.function), 'Arn'] };
+  };
+
   it('wires the Define, Create and Verify triggers to the functions built from TRIGGERS', () => {
     const lambdaConfig = pool(prod).Properties.LambdaConfig as Record<string, Json>;
     const expected = {
@@ -146,12 +152,22 @@ describe('Cognito user pool', () => {
       CreateAuthChallenge: TRIGGERS.createAuthChallenge.id,
       VerifyAuthChallengeResponse: TRIGGERS.verifyAuthChallengeResponse.id,
     };
-    expect(Object.keys(lambdaConfig).sort()).toEqual(Object.keys(expected).sort());
+    expect(Object.keys(lambdaConfig).sort()).toEqual(
+      [...Object.keys(expected), 'PreTokenGenerationConfig'].sort(),
+    );
     for (const [trigger, id] of Object.entries(expected)) {
-      const fn = prod.stack.functions[id];
-      expect(fn, id).toBeDefined();
-      expect(lambdaConfig[trigger]).toEqual({ 'Fn::GetAtt': [logicalIdOf(prod.stack, fn!.function), 'Arn'] });
+      expect(lambdaConfig[trigger]).toEqual(triggerArn(id));
     }
+  });
+
+  it('runs pre token generation with the V2_0 event, the one that can change access tokens (ADR 063)', () => {
+    const lambdaConfig = pool(prod).Properties.LambdaConfig as Record<string, Json>;
+    expect(lambdaConfig['PreTokenGenerationConfig']).toEqual({
+      LambdaArn: triggerArn(TRIGGERS.preTokenGeneration.id),
+      LambdaVersion: 'V2_0',
+    });
+    // Access-token customization needs the Essentials (or Plus) plan.
+    expect(pool(prod).Properties.UserPoolTier).toBe('ESSENTIALS');
   });
 
   it('lets Cognito invoke each trigger only from this pool', () => {
@@ -159,7 +175,8 @@ describe('Cognito user pool', () => {
     const permissions = Object.values(resourcesOf(prod.template, 'AWS::Lambda::Permission')).filter(
       (permission) => permission.Properties.Principal === 'cognito-idp.amazonaws.com',
     );
-    expect(permissions).toHaveLength(3);
+    expect(permissions).toHaveLength(Object.keys(TRIGGERS).length);
+    expect(Object.keys(TRIGGERS)).toHaveLength(4);
     for (const permission of permissions) {
       expect(permission.Properties.SourceArn).toEqual({ 'Fn::GetAtt': [poolId, 'Arn'] });
     }

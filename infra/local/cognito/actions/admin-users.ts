@@ -8,7 +8,7 @@ import { parseUserFilter } from '../list-filter';
 import { paginate } from '../pagination';
 import { requireUserPool, type Pool } from '../pool';
 import { usernameKey, type UserRecord } from '../state';
-import { revokeUserTokens } from '../tokens';
+import { removeUser, revokeUserTokens } from '../tokens';
 import { aliasOwner, requireUser, userType } from '../users';
 import { signedAction, type ActionRequest } from './action';
 
@@ -103,9 +103,7 @@ const adminGetUser = (pool: Pool, request: ActionRequest): Promise<object> => {
 const adminDeleteUser = async (pool: Pool, request: ActionRequest): Promise<object> => {
   const input = parseInput(userRef, request.body);
   requireUserPool(pool, input.UserPoolId);
-  const user = requireUser(pool, input.Username);
-  revokeUserTokens(pool, user.sub);
-  pool.state.users.delete(usernameKey(user.username));
+  removeUser(pool, requireUser(pool, input.Username));
   await pool.save();
   return {};
 };

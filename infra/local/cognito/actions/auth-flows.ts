@@ -15,8 +15,9 @@ import { clientIdSchema, parseInput, stringMapSchema } from '../input';
 import { requireClient, type Pool } from '../pool';
 import type { AuthSession, CustomChallengeResult } from '../sessions';
 import type { UserRecord } from '../state';
-import { refresh, signIn } from '../tokens';
+import { signIn } from '../tokens';
 import {
+  accessTokenScopes,
   createAuthChallenge,
   defineAuthChallenge,
   verifyAuthChallengeResponse,
@@ -25,6 +26,7 @@ import {
 } from '../triggers';
 import { findUser, findUserBySub, triggerAttributes } from '../users';
 import { publicAction, type ActionRequest } from './action';
+import { refreshTokens } from './user-tokens';
 
 const CUSTOM_CHALLENGE = 'CUSTOM_CHALLENGE';
 
@@ -91,12 +93,14 @@ const advance = async (
   const decision = await defineAuthChallenge(pool, subject, call, history);
   if (decision.failAuthentication) throw notAuthorized(INCORRECT_CREDENTIALS);
   if (decision.issueTokens) {
-    // Prevent-user-existence mode: a missing user can play along but never gets tokens. The
-    // user is read again because an admin may have deleted or disabled it while Define ran.
-    const current = user && findUserBySub(pool.state, user.sub);
+    // Prevent-user-existence mode: a missing user can play along but never gets tokens.
+    if (!user) throw notAuthorized(INCORRECT_CREDENTIALS);
+    const scopes = await accessTokenScopes(pool, user, call, 'TokenGeneration_Authentication');
+    // Read again: an admin may have deleted or disabled the user while the triggers ran.
+    const current = findUserBySub(pool.state, user.sub);
     if (!current) throw notAuthorized(INCORRECT_CREDENTIALS);
     requireEnabled(current);
-    const result = signIn(pool, current, call.clientId);
+    const result = signIn(pool, current, call.clientId, scopes);
     await pool.save();
     return { AuthenticationResult: result, ChallengeParameters: {} };
   }
@@ -155,7 +159,13 @@ const initiateAuth = async (pool: Pool, request: ActionRequest): Promise<object>
       if (pool.config.refreshTokenRotation.enabled) {
         throw invalidParameter(`${input.AuthFlow} flow not enabled for this client`);
       }
-      const result = refresh(pool, required(input.AuthParameters, 'REFRESH_TOKEN'), input.ClientId);
+      // As with CUSTOM_AUTH, InitiateAuth's ClientMetadata reaches no trigger of this flow.
+      const call: TriggerCall = {
+        clientId: input.ClientId,
+        awsSdkVersion: request.awsSdkVersion,
+        clientMetadata: undefined,
+      };
+      const result = await refreshTokens(pool, required(input.AuthParameters, 'REFRESH_TOKEN'), call);
       return { AuthenticationResult: result, ChallengeParameters: {} };
     }
     case 'ADMIN_NO_SRP_AUTH':

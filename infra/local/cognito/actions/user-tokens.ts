@@ -1,9 +1,21 @@
-/** The signed-in user's own calls: refresh, revoke, sign out everywhere, read own attributes. */
+/**
+ * The signed-in user's own calls: refresh, revoke, sign out everywhere, read own attributes, delete
+ * oneself.
+ */
 import { z } from 'zod';
 import { unsupportedTokenType } from '../errors';
 import { clientIdSchema, parseInput, stringMapSchema, tokenSchema } from '../input';
 import { requireClient, type Pool } from '../pool';
-import { authenticateAccessToken, refresh, revokeRefreshToken, revokeUserTokens } from '../tokens';
+import {
+  authenticateAccessToken,
+  refresh,
+  refreshTokenUser,
+  removeUser,
+  revokeRefreshToken,
+  revokeUserTokens,
+  type AuthenticationResult,
+} from '../tokens';
+import { accessTokenScopes, type TriggerCall } from '../triggers';
 import { attributeList } from '../users';
 import { publicAction, type ActionRequest } from './action';
 
@@ -23,13 +35,33 @@ const accessTokenInput = z.object({ AccessToken: tokenSchema });
 
 const looksLikeJwt = (token: string): boolean => token.split('.').length === 3;
 
+/**
+ * New tokens from a refresh token, through the pre token generation trigger. The token is checked
+ * before the trigger runs and again after, as it may have been revoked meanwhile. With rotation the
+ * answer carries the new refresh token (the state changed: saved here), and the old one starts its
+ * grace period.
+ */
+export const refreshTokens = async (
+  pool: Pool,
+  refreshToken: string,
+  call: TriggerCall,
+): Promise<AuthenticationResult> => {
+  const user = refreshTokenUser(pool, refreshToken, call.clientId);
+  const scopes = await accessTokenScopes(pool, user, call, 'TokenGeneration_RefreshTokens');
+  const result = refresh(pool, refreshToken, call.clientId, scopes);
+  if (result.RefreshToken !== undefined) await pool.save();
+  return result;
+};
+
 const getTokensFromRefreshToken = async (pool: Pool, request: ActionRequest): Promise<object> => {
   const input = parseInput(refreshInput, request.body);
   requireClient(pool, input.ClientId);
-  // With rotation the answer carries the new refresh token, and the old one starts its grace period.
-  const result = refresh(pool, input.RefreshToken, input.ClientId);
-  if (result.RefreshToken !== undefined) await pool.save();
-  return { AuthenticationResult: result };
+  const call: TriggerCall = {
+    clientId: input.ClientId,
+    awsSdkVersion: request.awsSdkVersion,
+    clientMetadata: input.ClientMetadata,
+  };
+  return { AuthenticationResult: await refreshTokens(pool, input.RefreshToken, call) };
 };
 
 const revokeToken = async (pool: Pool, request: ActionRequest): Promise<object> => {
@@ -56,9 +88,18 @@ const getUser = (pool: Pool, request: ActionRequest): Promise<object> => {
   return Promise.resolve({ Username: user.username, UserAttributes: attributeList(user) });
 };
 
+/** Removes the caller's own user, as AdminDeleteUser does: Cognito's self-service DeleteUser. */
+const deleteOwnUser = async (pool: Pool, request: ActionRequest): Promise<object> => {
+  const input = parseInput(accessTokenInput, request.body);
+  removeUser(pool, authenticateAccessToken(pool, input.AccessToken));
+  await pool.save();
+  return {};
+};
+
 export const userTokenActions = {
   GetTokensFromRefreshToken: publicAction(getTokensFromRefreshToken),
   RevokeToken: publicAction(revokeToken),
   GlobalSignOut: publicAction(globalSignOut),
   GetUser: publicAction(getUser),
+  DeleteUser: publicAction(deleteOwnUser),
 };
