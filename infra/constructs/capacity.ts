@@ -154,37 +154,38 @@ export const USER_AUTHENTICATION_RPS_NEEDED =
 /** Lambda's default concurrency per account and Region (new accounts start lower); adjustable. */
 export const LAMBDA_CONCURRENCY_DEFAULT = 1_000;
 
+/** The concurrency the stage's account must have for the target: a deploy prerequisite (no charge). */
+export const LAMBDA_CONCURRENCY_NEEDED = 2_000;
+
 /**
- * Invocations of one sign-in (or activation) before the dashboard that reach the data: its two public
- * calls, then Cognito's challenge triggers, DefineAuthChallenge and CreateAuthChallenge on InitiateAuth,
- * VerifyAuthChallengeResponse and DefineAuthChallenge on RespondToAuthChallenge.
+ * Invocations of one sign-in (or activation) before the dashboard: its two public calls, then Cognito's
+ * triggers, DefineAuthChallenge and CreateAuthChallenge on InitiateAuth, VerifyAuthChallengeResponse,
+ * DefineAuthChallenge and PreTokenGeneration on RespondToAuthChallenge.
  */
-export const SIGN_IN_INVOCATIONS = AUTH_CALLS_PER_SIGN_IN + 4;
+export const SIGN_IN_INVOCATIONS = AUTH_CALLS_PER_SIGN_IN + 5;
 
 /** How long each of those runs, taken pessimistically: a cold start (about half a second) and more. */
 export const SIGN_IN_INVOCATION_MS = 1_000;
 
-/** Pre token generation runs for every set of tokens a session gets: at its sign-in and each refresh. */
-export const TOKEN_GENERATIONS_PER_SESSION = 1 + REFRESHES_PER_SESSION;
-
 /**
- * How long pre token generation runs: it rewrites its event and loads nothing (about 5 ms to import
- * here, README), so even cold it is mostly Lambda's own start; taken as a quarter second.
+ * How long pre token generation runs at a refresh, 15 and 30 minutes into a session: it rewrites its
+ * event and loads nothing (about 5 ms to import here, README), and its environments are warm from the
+ * sign-ins by then; taken as a quarter second. (At the sign-in it counts among SIGN_IN_INVOCATIONS.)
  */
-export const TOKEN_GENERATION_INVOCATION_MS = 250;
+export const REFRESH_TRIGGER_INVOCATION_MS = 250;
 
 /** How long an authenticated call runs: a session check, a query or two (tens of milliseconds warm). */
 export const AUTHENTICATED_INVOCATION_MS = 100;
 
 /**
- * Lambda concurrency at the target: 110 x 6 invocations of a second each, 110 x 3 token generations of a
- * quarter second each (the refreshes' in steady state), and 110 x 20 authenticated calls of a tenth of a
- * second each: 660 + 82.5 + 220 = 962.5.
+ * Lambda concurrency at the target: 110 x 7 invocations of a second each, 110 x 2 refreshes' pre token
+ * generation of a quarter second each (steady state), and 110 x 20 authenticated calls of a tenth of a
+ * second each: 770 + 55 + 220 = 1,045. Over the default 1,000: LAMBDA_CONCURRENCY_NEEDED.
  */
 export const PEAK_LAMBDA_CONCURRENCY =
   ((SIGN_INS_PER_SECOND + ACTIVATIONS_PER_SECOND) *
     (SIGN_IN_INVOCATIONS * SIGN_IN_INVOCATION_MS +
-      TOKEN_GENERATIONS_PER_SESSION * TOKEN_GENERATION_INVOCATION_MS +
+      REFRESHES_PER_SESSION * REFRESH_TRIGGER_INVOCATION_MS +
       AUTHENTICATED_CALLS_PER_SESSION * AUTHENTICATED_INVOCATION_MS)) /
   1_000;
 

@@ -6,9 +6,9 @@ import { handler as createAuthChallenge } from '../../lambdas/cognito/create-aut
 import { handler as defineAuthChallenge } from '../../lambdas/cognito/define-auth-challenge';
 import { handler as preTokenGeneration } from '../../lambdas/cognito/pre-token-generation';
 import { handler as verifyAuthChallengeResponse } from '../../lambdas/cognito/verify-auth-challenge';
-import type { CustomAuthTriggers } from './cognito/config';
+import type { PoolTriggers } from './cognito/config';
 
-export const PRODUCT_TRIGGERS: CustomAuthTriggers = {
+export const PRODUCT_TRIGGERS: PoolTriggers = {
   defineAuthChallenge,
   createAuthChallenge,
   verifyAuthChallengeResponse,

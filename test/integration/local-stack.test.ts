@@ -330,8 +330,12 @@ describe('authorization', () => {
     }
     // Still there, signed in, and still in the product.
     expect((await http.request('GET', '/v1/users/me', { token: own.idToken })).status).toBe(200);
+    // A refresh runs the trigger too: the new access token is as narrow.
     const refreshed = await http.refresh(own.refreshToken);
-    expect(refreshed.AuthenticationResult?.AccessToken).toBeTruthy();
+    await expect(
+      http.cognito.send(new DeleteUserCommand({ AccessToken: refreshed.AuthenticationResult?.AccessToken })),
+    ).rejects.toThrow('Access Token does not have required scopes');
+    expect((await http.request('GET', '/v1/users/me', { token: own.idToken })).status).toBe(200);
   });
 
   it('answers 401 on every authenticated route without a valid id token', async () => {

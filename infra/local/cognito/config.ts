@@ -23,7 +23,7 @@ export type TriggerHandler<E> = (
   callback: Callback<E>,
 ) => void | Promise<E | void>;
 
-export interface CustomAuthTriggers {
+export interface PoolTriggers {
   readonly defineAuthChallenge: TriggerHandler<DefineAuthChallengeTriggerEvent>;
   readonly createAuthChallenge: TriggerHandler<CreateAuthChallengeTriggerEvent>;
   readonly verifyAuthChallengeResponse: TriggerHandler<VerifyAuthChallengeResponseTriggerEvent>;
@@ -66,8 +66,11 @@ export interface LocalCognitoOptions {
   readonly endpointPath?: string;
   /** Groups to create when missing, e.g. `['admins', 'coaches', 'users']`. */
   readonly groups?: readonly string[];
-  /** The custom-auth Lambda handlers, run in-process. Without them CUSTOM_AUTH is refused as in Cognito. */
-  readonly triggers?: CustomAuthTriggers;
+  /**
+   * The Lambda handlers, run in-process: the three of custom auth (without them CUSTOM_AUTH is refused
+   * as in Cognito) and optionally pre token generation.
+   */
+  readonly triggers?: PoolTriggers;
   /** Default `{ kind: 'memory' }`. A directory keeps users, tokens and the signing key across restarts. */
   readonly persistence?: PersistenceOption;
   /** Default 3600 (Cognito allows 300 to 86400). */
@@ -113,13 +116,13 @@ const optionsSchema = z
     groups: z.array(z.string().regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]{1,128}$/u)).default([]),
     triggers: z
       .object({
-        defineAuthChallenge: fn<CustomAuthTriggers['defineAuthChallenge']>('defineAuthChallenge'),
-        createAuthChallenge: fn<CustomAuthTriggers['createAuthChallenge']>('createAuthChallenge'),
-        verifyAuthChallengeResponse: fn<CustomAuthTriggers['verifyAuthChallengeResponse']>(
+        defineAuthChallenge: fn<PoolTriggers['defineAuthChallenge']>('defineAuthChallenge'),
+        createAuthChallenge: fn<PoolTriggers['createAuthChallenge']>('createAuthChallenge'),
+        verifyAuthChallengeResponse: fn<PoolTriggers['verifyAuthChallengeResponse']>(
           'verifyAuthChallengeResponse',
         ),
         preTokenGeneration:
-          fn<NonNullable<CustomAuthTriggers['preTokenGeneration']>>('preTokenGeneration').optional(),
+          fn<NonNullable<PoolTriggers['preTokenGeneration']>>('preTokenGeneration').optional(),
       })
       .optional(),
     persistence: z

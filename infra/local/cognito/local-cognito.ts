@@ -27,7 +27,7 @@ import {
 import { verifySignature, type AwsCredentials } from './sigv4';
 
 export type {
-  CustomAuthTriggers,
+  PoolTriggers,
   LocalCognitoOptions,
   PersistenceOption,
   RefreshTokenRotation,

@@ -12,7 +12,7 @@ import type {
   VerifyAuthChallengeResponseTriggerEvent,
 } from 'aws-lambda';
 import { z } from 'zod';
-import type { CustomAuthTriggers, TriggerHandler } from './config';
+import type { PoolTriggers, TriggerHandler } from './config';
 import { invalidLambdaResponse, invalidParameter, unexpectedLambda, userLambdaValidation } from './errors';
 import type { Pool } from './pool';
 import type { CustomChallengeResult } from './sessions';
@@ -30,7 +30,10 @@ export interface TriggerSubject {
 export interface TriggerCall {
   readonly clientId: string;
   readonly awsSdkVersion: string;
-  /** Only RespondToAuthChallenge's ClientMetadata reaches these triggers; InitiateAuth's never does. */
+  /**
+   * RespondToAuthChallenge's ClientMetadata reaches the triggers, GetTokensFromRefreshToken's reaches pre
+   * token generation; InitiateAuth's never reaches any of them.
+   */
   readonly clientMetadata: Readonly<Record<string, string>> | undefined;
 }
 
@@ -80,7 +83,7 @@ const preTokenResponse = z.object({
     .nullish(),
 });
 
-const triggersOf = (pool: Pool): CustomAuthTriggers => {
+const triggersOf = (pool: Pool): PoolTriggers => {
   const { triggers } = pool.config;
   if (!triggers) throw invalidParameter('Custom auth lambda trigger is not configured for the user pool.');
   return triggers;
@@ -209,6 +212,8 @@ export const accessTokenScopes = async (
       groupConfiguration: {
         groupsToOverride: groupsOf(pool.state, user).map((group) => group.name),
         iamRolesToOverride: [],
+        // Cognito sends null for a user without a preferred role (the type says string or undefined).
+        preferredRole: null as unknown as undefined,
       },
       scopes: [...DEFAULT_ACCESS_SCOPES],
       ...metadataOf(call),
@@ -222,7 +227,7 @@ export const accessTokenScopes = async (
   const { accessTokenGeneration: access, ...otherTokens } = details ?? {};
   const { scopesToAdd, scopesToSuppress, ...otherChanges } = access ?? {};
   const unapplied = [...Object.entries(otherTokens), ...Object.entries(otherChanges)].filter(
-    ([, value]) => value !== null && value !== undefined,
+    ([, value]) => !asksNothing(value),
   );
   // Anything else asked for fails the call rather than leave a token unlike the cloud's.
   if (unapplied.length > 0) {
@@ -231,10 +236,19 @@ export const accessTokenScopes = async (
       `The local endpoint applies only scopesToAdd and scopesToSuppress of PreTokenGeneration, not ${asked}.`,
     );
   }
+  // Suppression wins over an addition of the same scope, as it does for claims.
   const suppressed = new Set(scopesToSuppress ?? []);
-  const kept = DEFAULT_ACCESS_SCOPES.filter((scope) => !suppressed.has(scope));
-  return [...new Set([...kept, ...(scopesToAdd ?? [])])];
+  return [...new Set([...DEFAULT_ACCESS_SCOPES, ...(scopesToAdd ?? [])])].filter(
+    (scope) => !suppressed.has(scope),
+  );
 };
+
+/** A part of an answer that changes nothing: absent, null, or only empty lists and objects. */
+const asksNothing = (value: unknown): boolean =>
+  value === null ||
+  value === undefined ||
+  (Array.isArray(value) && value.length === 0) ||
+  (typeof value === 'object' && !Array.isArray(value) && Object.values(value).every(asksNothing));
 
 /** Cognito reads only `response` back from the handler's answer. */
 const responseOf = <R>(schema: z.ZodType<R>, output: unknown): R => {

@@ -17,7 +17,7 @@ import { JwtRsaVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { expect, onTestFinished } from 'vitest';
 import { customAuth, type Tokens } from '../../fixtures/custom-auth';
-import type { CustomAuthTriggers } from '../../../infra/local/cognito/config';
+import type { PoolTriggers } from '../../../infra/local/cognito/config';
 import { localJwksFetcher } from '../../../infra/local/cognito/jwks-fetcher';
 import {
   startLocalCognitoServer,
@@ -58,11 +58,11 @@ export interface RecordedEvents {
  * it fails unknown users and anything else. Every event is recorded as received.
  */
 export const createTestTriggers = ({ attempts = 1 } = {}): {
-  triggers: CustomAuthTriggers;
+  triggers: PoolTriggers;
   events: RecordedEvents;
 } => {
   const events: RecordedEvents = { define: [], create: [], verify: [] };
-  const triggers: CustomAuthTriggers = {
+  const triggers: PoolTriggers = {
     defineAuthChallenge: (event) => {
       events.define.push(structuredClone(event));
       const { session, userNotFound } = event.request;

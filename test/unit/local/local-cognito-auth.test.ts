@@ -11,7 +11,7 @@ import {
   type AuthFlowType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { describe, expect, it } from 'vitest';
-import type { CustomAuthTriggers } from '../../../infra/local/cognito/config';
+import type { PoolTriggers } from '../../../infra/local/cognito/config';
 import {
   ANSWER,
   CLIENT_ID,
@@ -362,7 +362,7 @@ describe('custom authentication', () => {
 });
 
 describe('trigger failures', () => {
-  const withTrigger = (override: Partial<CustomAuthTriggers>): CustomAuthTriggers => ({
+  const withTrigger = (override: Partial<PoolTriggers>): PoolTriggers => ({
     ...createTestTriggers().triggers,
     ...override,
   });

@@ -5,18 +5,26 @@
  */
 import type { PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import {
+  AdminDeleteUserCommand,
+  AdminDisableUserCommand,
   AdminGetUserCommand,
   DeleteUserCommand,
   GetTokensFromRefreshTokenCommand,
   GetUserCommand,
   GlobalSignOutCommand,
+  InitiateAuthCommand,
+  RespondToAuthChallengeCommand,
   RevokeTokenCommand,
   UserNotFoundException,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { describe, expect, it } from 'vitest';
-import type { CustomAuthTriggers } from '../../../infra/local/cognito/config';
-import { handler as productPreTokenGeneration } from '../../../lambdas/cognito/pre-token-generation';
+import type { PoolTriggers } from '../../../infra/local/cognito/config';
 import {
+  COGNITO_SELF_SERVICE_SCOPE,
+  handler as productPreTokenGeneration,
+} from '../../../lambdas/cognito/pre-token-generation';
+import {
+  ANSWER,
   CLIENT_ID,
   REGION,
   USER_POOL_ID,
@@ -28,13 +36,11 @@ import {
   verifiers,
 } from './cognito-harness';
 
-const SELF_SERVICE = 'aws.cognito.signin.user.admin';
+const SELF_SERVICE = COGNITO_SELF_SERVICE_SCOPE;
 const MISSING_SCOPE = 'Access Token does not have required scopes';
 
 /** The harness's challenge triggers with `preTokenGeneration` added, and the events it received. */
-const withPreTokenGeneration = (
-  preTokenGeneration: NonNullable<CustomAuthTriggers['preTokenGeneration']>,
-) => {
+const withPreTokenGeneration = (preTokenGeneration: NonNullable<PoolTriggers['preTokenGeneration']>) => {
   const events: PreTokenGenerationV2TriggerEvent[] = [];
   const { triggers } = createTestTriggers();
   return {
@@ -45,7 +51,7 @@ const withPreTokenGeneration = (
         events.push(structuredClone(event));
         return preTokenGeneration(event, context, callback);
       },
-    } satisfies CustomAuthTriggers,
+    } satisfies PoolTriggers,
   };
 };
 
@@ -124,23 +130,39 @@ describe("with the product's pre token generation trigger (lambdas/cognito/pre-t
     expect(await userExists(client, user.username)).toBe(true);
   });
 
-  it('runs with the V2_0 event at the sign-in and at every refresh', async () => {
+  it('runs with the V2_0 event at the sign-in and at every refresh, with the metadata Cognito passes it', async () => {
     const { triggers, events } = withPreTokenGeneration(productPreTokenGeneration);
     const { client } = await startPool({
       triggers,
       refreshTokenRotation: { enabled: true, retryGracePeriodSeconds: 0 },
     });
     const user = await createUser(client, { groups: ['users'] });
-    const tokens = await signIn(client, user.username);
+    const started = await client.send(
+      new InitiateAuthCommand({
+        AuthFlow: 'CUSTOM_AUTH',
+        ClientId: CLIENT_ID,
+        AuthParameters: { USERNAME: user.username },
+        ClientMetadata: { from: 'initiate' },
+      }),
+    );
+    const done = await client.send(
+      new RespondToAuthChallengeCommand({
+        ClientId: CLIENT_ID,
+        ChallengeName: 'CUSTOM_CHALLENGE',
+        Session: started.Session,
+        ChallengeResponses: { USERNAME: user.username, ANSWER },
+        ClientMetadata: { from: 'respond' },
+      }),
+    );
     await client.send(
       new GetTokensFromRefreshTokenCommand({
         ClientId: CLIENT_ID,
-        RefreshToken: tokens.RefreshToken,
+        RefreshToken: done.AuthenticationResult?.RefreshToken,
         ClientMetadata: { from: 'refresh' },
       }),
     );
 
-    const expected = (triggerSource: string, metadata: object) => ({
+    const expected = (triggerSource: string, from: string) => ({
       version: '2',
       triggerSource,
       region: REGION,
@@ -149,16 +171,55 @@ describe("with the product's pre token generation trigger (lambdas/cognito/pre-t
       callerContext: { awsSdkVersion: expect.any(String) as unknown, clientId: CLIENT_ID },
       request: {
         userAttributes: expect.objectContaining({ sub: user.sub, email: user.email }) as unknown,
-        groupConfiguration: { groupsToOverride: ['users'], iamRolesToOverride: [] },
+        groupConfiguration: { groupsToOverride: ['users'], iamRolesToOverride: [], preferredRole: null },
         scopes: [SELF_SERVICE],
-        ...metadata,
+        // InitiateAuth's never reaches it.
+        clientMetadata: { from },
       },
       response: { claimsAndScopeOverrideDetails: {} },
     });
     expect(events).toEqual([
-      expected('TokenGeneration_Authentication', {}),
-      expected('TokenGeneration_RefreshTokens', { clientMetadata: { from: 'refresh' } }),
+      expected('TokenGeneration_Authentication', 'respond'),
+      expected('TokenGeneration_RefreshTokens', 'refresh'),
     ]);
+  });
+
+  it('runs on REFRESH_TOKEN_AUTH too, where the client does not rotate refresh tokens', async () => {
+    const { triggers, events } = withPreTokenGeneration(productPreTokenGeneration);
+    const { client } = await startPool({ triggers });
+    const user = await createUser(client);
+    const tokens = await signIn(client, user.username);
+
+    const refreshed = await client.send(
+      new InitiateAuthCommand({
+        AuthFlow: 'REFRESH_TOKEN_AUTH',
+        ClientId: CLIENT_ID,
+        AuthParameters: { REFRESH_TOKEN: tokens.RefreshToken },
+        ClientMetadata: { from: 'initiate' },
+      }),
+    );
+
+    expect(decodeSegment(refreshed.AuthenticationResult?.AccessToken ?? '', 1)).not.toHaveProperty('scope');
+    expect(events.map((event) => [event.triggerSource, event.request.clientMetadata])).toEqual([
+      ['TokenGeneration_Authentication', undefined],
+      ['TokenGeneration_RefreshTokens', undefined],
+    ]);
+  });
+
+  it.each([
+    ['disabled', AdminDisableUserCommand, 'User is disabled.'],
+    ['deleted', AdminDeleteUserCommand, 'Incorrect username or password.'],
+  ] as const)('issues no tokens to a user an admin %s while the trigger ran', async (_, Command, refusal) => {
+    const during: { change?: () => Promise<unknown> } = {};
+    const { triggers } = withPreTokenGeneration(async (event) => {
+      await during.change?.();
+      return productPreTokenGeneration(event);
+    });
+    const { client } = await startPool({ triggers });
+    const user = await createUser(client);
+    during.change = () => client.send(new Command({ UserPoolId: USER_POOL_ID, Username: user.username }));
+
+    await expect(signIn(client, user.username)).rejects.toThrow(refusal);
   });
 });
 
@@ -167,6 +228,29 @@ describe('pre token generation answers', () => {
     const { triggers } = withPreTokenGeneration((event) => {
       event.response = {
         claimsAndScopeOverrideDetails: { accessTokenGeneration: { scopesToAdd: ['coaching/read'] } },
+      };
+      return Promise.resolve(event);
+    });
+    const { client } = await startPool({ triggers });
+    const user = await createUser(client);
+
+    const tokens = await signIn(client, user.username);
+
+    expect(decodeSegment(tokens.AccessToken, 1)['scope']).toBe(`${SELF_SERVICE} coaching/read`);
+  });
+
+  it('suppresses a scope it is asked both to add and to suppress, and takes empty changes as none', async () => {
+    const { triggers } = withPreTokenGeneration((event) => {
+      event.response = {
+        claimsAndScopeOverrideDetails: {
+          idTokenGeneration: { claimsToSuppress: [] },
+          accessTokenGeneration: {
+            claimsToAddOrOverride: {},
+            scopesToAdd: ['coaching/read', 'coaching/write'],
+            scopesToSuppress: ['coaching/write'],
+          },
+          groupOverrideDetails: {},
+        },
       };
       return Promise.resolve(event);
     });

@@ -15,6 +15,7 @@ import { clientIdSchema, parseInput, stringMapSchema } from '../input';
 import { requireClient, type Pool } from '../pool';
 import type { AuthSession, CustomChallengeResult } from '../sessions';
 import type { UserRecord } from '../state';
+import { refreshThroughTrigger } from '../token-generation';
 import { signIn } from '../tokens';
 import {
   accessTokenScopes,
@@ -26,7 +27,6 @@ import {
 } from '../triggers';
 import { findUser, findUserBySub, triggerAttributes } from '../users';
 import { publicAction, type ActionRequest } from './action';
-import { refreshTokens } from './user-tokens';
 
 const CUSTOM_CHALLENGE = 'CUSTOM_CHALLENGE';
 
@@ -165,7 +165,7 @@ const initiateAuth = async (pool: Pool, request: ActionRequest): Promise<object>
         awsSdkVersion: request.awsSdkVersion,
         clientMetadata: undefined,
       };
-      const result = await refreshTokens(pool, required(input.AuthParameters, 'REFRESH_TOKEN'), call);
+      const result = await refreshThroughTrigger(pool, required(input.AuthParameters, 'REFRESH_TOKEN'), call);
       return { AuthenticationResult: result, ChallengeParameters: {} };
     }
     case 'ADMIN_NO_SRP_AUTH':

@@ -6,16 +6,9 @@ import { z } from 'zod';
 import { unsupportedTokenType } from '../errors';
 import { clientIdSchema, parseInput, stringMapSchema, tokenSchema } from '../input';
 import { requireClient, type Pool } from '../pool';
-import {
-  authenticateAccessToken,
-  refresh,
-  refreshTokenUser,
-  removeUser,
-  revokeRefreshToken,
-  revokeUserTokens,
-  type AuthenticationResult,
-} from '../tokens';
-import { accessTokenScopes, type TriggerCall } from '../triggers';
+import { refreshThroughTrigger } from '../token-generation';
+import { authenticateAccessToken, removeUser, revokeRefreshToken, revokeUserTokens } from '../tokens';
+import type { TriggerCall } from '../triggers';
 import { attributeList } from '../users';
 import { publicAction, type ActionRequest } from './action';
 
@@ -35,24 +28,6 @@ const accessTokenInput = z.object({ AccessToken: tokenSchema });
 
 const looksLikeJwt = (token: string): boolean => token.split('.').length === 3;
 
-/**
- * New tokens from a refresh token, through the pre token generation trigger. The token is checked
- * before the trigger runs and again after, as it may have been revoked meanwhile. With rotation the
- * answer carries the new refresh token (the state changed: saved here), and the old one starts its
- * grace period.
- */
-export const refreshTokens = async (
-  pool: Pool,
-  refreshToken: string,
-  call: TriggerCall,
-): Promise<AuthenticationResult> => {
-  const user = refreshTokenUser(pool, refreshToken, call.clientId);
-  const scopes = await accessTokenScopes(pool, user, call, 'TokenGeneration_RefreshTokens');
-  const result = refresh(pool, refreshToken, call.clientId, scopes);
-  if (result.RefreshToken !== undefined) await pool.save();
-  return result;
-};
-
 const getTokensFromRefreshToken = async (pool: Pool, request: ActionRequest): Promise<object> => {
   const input = parseInput(refreshInput, request.body);
   requireClient(pool, input.ClientId);
@@ -61,7 +36,7 @@ const getTokensFromRefreshToken = async (pool: Pool, request: ActionRequest): Pr
     awsSdkVersion: request.awsSdkVersion,
     clientMetadata: input.ClientMetadata,
   };
-  return { AuthenticationResult: await refreshTokens(pool, input.RefreshToken, call) };
+  return { AuthenticationResult: await refreshThroughTrigger(pool, input.RefreshToken, call) };
 };
 
 const revokeToken = async (pool: Pool, request: ActionRequest): Promise<object> => {
