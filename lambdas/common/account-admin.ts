@@ -9,6 +9,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { ACCOUNT_MESSAGES } from '../../shared/account';
 import { API_MESSAGES } from '../../shared/messages';
 import { canonicalRoles } from '../../shared/roles';
+import { userIdSchema } from '../../shared/schemas';
 import type { RoleGroup } from '../../shared/constants';
 import { auditTransactItem, type AuditRecord, type RequestOrigin } from './audit';
 import type { TransactItem } from './aws';
@@ -26,8 +27,12 @@ import {
 import { countsUpdateItem, statusDelta } from './repositories/directory';
 import { conditionFailedAt, transactWrite } from './transactions';
 
+/**
+ * The account an admin action names, or 404. Only a user id can name one: the accounts table also
+ * holds the directory's counter items, which no path may reach.
+ */
 export const targetAccount = async (userId: string | undefined): Promise<AccountRecord> => {
-  const account = userId ? await getAccount(userId) : undefined;
+  const account = userIdSchema.safeParse(userId).success ? await getAccount(userId ?? '') : undefined;
   if (!account) throw new NotFound(ACCOUNT_MESSAGES.userNotFound);
   return account;
 };

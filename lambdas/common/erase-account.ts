@@ -6,6 +6,7 @@
  * could use: passkeys (no sign-in), the Cognito user (no token), the data, and the account item last,
  * so an erase cut short is finished by running it again (docs/decisions/044-account-lifecycle.md).
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableKey } from '../../shared/tables';
 import type { RequestOrigin } from './audit';
@@ -20,6 +21,32 @@ import { findPasskeyIdsOfUser } from './repositories/passkeys';
 /** One item by key (already gone is fine). */
 const deleteItem = async (table: TableKey, Key: Record<string, unknown>) => {
   await ddb.send(new DeleteCommand({ TableName: tableName(table), Key }));
+};
+
+/**
+ * One item by key, only while `owner` names this person: items keyed by email may belong to someone
+ * invited with the same email after an erase that was cut short, which a rerun must leave alone.
+ */
+const deleteOwnItem = async (
+  table: TableKey,
+  Key: Record<string, unknown>,
+  owner: 'userId' | 'usedBy',
+  userId: string,
+) => {
+  try {
+    await ddb.send(
+      new DeleteCommand({
+        TableName: tableName(table),
+        Key,
+        ConditionExpression: '#owner = :userId',
+        ExpressionAttributeNames: { '#owner': owner },
+        ExpressionAttributeValues: { ':userId': userId },
+      }),
+    );
+  } catch (error) {
+    // Gone already, or someone else's.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 };
 
 /**
@@ -70,9 +97,10 @@ export const eraseAccount = async (
   // (the client's coach changed meanwhile, or kept colliding) is left: this coach can no longer sign in.
   await unassignClientsOf(userId, origin, actorId, 'coach-deleted');
 
-  for (const pk of [`registration#${email}`, `recovery#${email}`, `passkey#${userId}`])
-    await deleteItem('authChallenges', { pk });
-  await deleteItem('invitations', { email });
+  await deleteItem('authChallenges', { pk: `passkey#${userId}` });
+  for (const pk of [`registration#${email}`, `recovery#${email}`])
+    await deleteOwnItem('authChallenges', { pk }, 'userId', userId);
+  await deleteOwnItem('invitations', { email }, 'usedBy', userId);
   await deleteItem('profiles', { userId });
   await deleteAccount(userId);
 };

@@ -15,6 +15,7 @@ import {
 import { AUDIT_RETENTION_DAYS } from '../../shared/audit';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
 import { startPeople, type People } from '../fixtures/health-people';
+import { refuse } from '../fixtures/interleave';
 
 type Key = 'deputy' | 'coach';
 let world: People<Key>;
@@ -363,6 +364,67 @@ describe('counts kept on write (issue 12)', () => {
     const after = await counts();
     expect(after).toEqual(await truth());
     expect(after.people).toBe(before.people - 1);
+  });
+});
+
+describe("the counters' items", () => {
+  it('cannot be named as a person by an admin action: 404, and the counts stay', async () => {
+    const counter = (await world.scan('accounts')).find((item) =>
+      String(item.userId).startsWith('directory#'),
+    );
+    expect(counter).toBeDefined();
+    const path = `/internal/v1/admin/users/${encodeURIComponent(String(counter?.userId))}`;
+    const before = await counts();
+    for (const [method, suffix, json] of [
+      ['POST', '/disable', undefined],
+      ['POST', '/enable', undefined],
+      ['POST', '/recovery', undefined],
+      ['PUT', '/roles', { roles: ['users'] }],
+      ['DELETE', '', undefined],
+    ] as const) {
+      const answer = await api(method, `${path}${suffix}`, json);
+      expect(answer.status, `${method} ${suffix}`).toBe(404);
+    }
+    expect(await counts()).toEqual(before);
+    expect(await counts()).toEqual(await truth());
+    // API Gateway hands the handlers path parameters as sent (`%23` stays), so no URL reaches the
+    // item; the handlers refuse its id anyway, should a route ever decode its parameters.
+    const { targetAccount } = await import('../../lambdas/common/account-admin');
+    await expect(targetAccount(String(counter?.userId))).rejects.toThrow('User not found');
+  });
+});
+
+describe('an erase cut short, run again after the email was invited anew', () => {
+  it("leaves the new invitation and its count alone: only the erased person's items go", async () => {
+    const email = nextEmail('rerun');
+    const person = await activate(email);
+    // The erase stops at its last step (the account item and the counts), as a timeout would leave it.
+    const cut = await refuse(
+      'TransactWriteItemsCommand',
+      `"Key":{"userId":"${person.userId}"},"ConditionExpression":"#status = :status"`,
+      () => new Error('Task timed out'),
+      1,
+    );
+    try {
+      expect((await api('DELETE', `/internal/v1/admin/users/${person.userId}`)).status).toBe(500);
+      expect(cut.count()).toBe(1);
+    } finally {
+      cut.remove();
+    }
+    // The person's invitation went with the erase, so the email can be invited again: someone new.
+    const code = await invite(email);
+    const before = await counts();
+    expect(before).toEqual(await truth());
+
+    expect((await api('DELETE', `/internal/v1/admin/users/${person.userId}`)).status).toBe(204);
+
+    const after = await counts();
+    expect(after).toEqual(await truth());
+    expect(after).toEqual({ ...before, people: before.people - 1, disabled: before.disabled - 1 });
+    const pending = await invitationsPage({ q: email });
+    expect(pending.body.invitations.map((invitation) => invitation.email)).toEqual([email]);
+    // And the new person can still activate with their code.
+    expect((await world.http.activate(email, code)).userId).not.toBe(person.userId);
   });
 });
 

@@ -320,10 +320,6 @@ export const removeCredentialItem = (userId: string, credentialId: string): Tran
 });
 
 /** Transaction item deleting the account item, if it exists. */
-export const deleteAccountItem = (userId: string): TransactItem => ({
-  Delete: { TableName: table(), Key: { userId }, ConditionExpression: 'attribute_exists(userId)' },
-});
-
 const DELETE_ATTEMPTS = 3;
 
 /**

@@ -95,7 +95,8 @@ export const useUserDirectory = (q: string) => {
     [coaches],
   );
 
-  const counts: DirectoryCounts | undefined = peoplePages?.[0]?.counts;
+  // Every page carries the counts as they were when it was read: the page read last has the newest.
+  const counts: DirectoryCounts | undefined = peoplePages?.at(-1)?.counts;
   const listError = (query: typeof people | typeof invitations) =>
     query.isError && !query.isFetchNextPageError ? query.error : null;
 

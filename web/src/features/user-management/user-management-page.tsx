@@ -93,6 +93,7 @@ export function UserManagementPage() {
                 hasMore={view.hasMore}
                 coachNames={coachNames}
                 actions={row.actions}
+                search={q}
               />
             ) : (
               <Spinner />

@@ -192,6 +192,20 @@ describe('User Management: pages, search and counts', () => {
     expect(screen.getByRole('tab', { name: 'Activated (120)' })).toBeInTheDocument();
   });
 
+  it('shows the counts of the page read last: Load more brings newer ones', async () => {
+    let people = 120;
+    api = serve({ pageSize: 2, counts: () => ({ people, disabled: 0, pendingInvitations: 7 }) });
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('tab', { name: /^Activated/ }));
+    expect(stat('Active Users')).toBe('120');
+
+    // Someone activated meanwhile: the next page's counters say so.
+    people = 121;
+    await app.user.click(loadMore());
+    await waitFor(() => expect(stat('Active Users')).toBe('121'));
+    expect(screen.getByRole('tab', { name: 'Activated (121)' })).toBeInTheDocument();
+  });
+
   describe('search', () => {
     const AMY = person('amy@example.com', day(11));
     const AVA = person('ava@example.com', day(1));
@@ -261,14 +275,19 @@ describe('User Management: pages, search and counts', () => {
       await waitFor(() => expect(shownEmails()).toEqual(firstPages));
     });
 
-    it("shows the tab's empty message when nothing matches", async () => {
+    it('says the search matched no one, in every tab, not that the list is empty', async () => {
       const app = await openUserManagement();
-      await search(app, 'zed');
-      expect(await screen.findByText(MESSAGES.noUsers)).toBeInTheDocument();
-      await app.user.click(screen.getByRole('tab', { name: /^Pending Invitations/ }));
-      expect(screen.getByText(MESSAGES.noPendingInvitations)).toBeInTheDocument();
-      await app.user.click(screen.getByRole('tab', { name: /^Activated/ }));
-      expect(screen.getByText(MESSAGES.noActivatedUsers)).toBeInTheDocument();
+      await search(app, 'Zed');
+      expect(await screen.findByText("No one's email starts with 'zed'.")).toBeInTheDocument();
+      for (const tab of [/^Pending Invitations/, /^Activated/]) {
+        await app.user.click(screen.getByRole('tab', { name: tab }));
+        expect(screen.getByText("No one's email starts with 'zed'.")).toBeInTheDocument();
+      }
+      for (const empty of [MESSAGES.noUsers, MESSAGES.noPendingInvitations, MESSAGES.noActivatedUsers])
+        expect(screen.queryByText(empty)).not.toBeInTheDocument();
+      // Cleared, the tab's own empty message is back where the list really is empty: none here.
+      await search(app, '');
+      await waitFor(() => expect(screen.queryByText(/No one's email/)).not.toBeInTheDocument());
     });
 
     it('says why a search with a space cannot be sent, and sends none', async () => {

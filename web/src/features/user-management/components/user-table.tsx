@@ -14,6 +14,12 @@ const EMPTY: Record<TabId, string> = {
   activated: MESSAGES.noActivatedUsers,
 };
 
+/**
+ * A search that matched no one (not worded by the SPEC, whose empty messages say the list itself is
+ * empty, beside counts that say otherwise; docs/decisions/058-admin-lists-at-scale.md).
+ */
+export const noSearchMatch = (q: string): string => `No one's email starts with '${q}'.`;
+
 /** SPEC's Pending and Activated, SPEC-2's Expired; 'Disabled' for a disabled account. */
 const STATUS_BADGES: Record<EntryStatus, { label: string; tone: string }> = {
   pending: { label: 'Pending', tone: 'badge--warning' },
@@ -30,6 +36,8 @@ interface UserTableProps {
   /** Names of coaches by user id (name, else email). */
   coachNames: ReadonlyMap<string, string>;
   actions: RowActions;
+  /** The email prefix the rows were searched for ('' for none). */
+  search?: string;
 }
 
 function CoachCell({ entry, coachNames }: { entry: UserEntry; coachNames: ReadonlyMap<string, string> }) {
@@ -46,11 +54,19 @@ function CoachCell({ entry, coachNames }: { entry: UserEntry; coachNames: Readon
   return <>{coachNames.get(entry.coachId) ?? entry.coachId}</>;
 }
 
-export function UserTable({ entries, tab, hasMore = false, coachNames, actions }: UserTableProps) {
+export function UserTable({
+  entries,
+  tab,
+  hasMore = false,
+  coachNames,
+  actions,
+  search = '',
+}: UserTableProps) {
   const table = useRef<HTMLDivElement>(null);
   // A deleted person's or invitation's buttons leave with the row: focus stays on the table.
   useKeepFocusIn(table, entries);
-  if (entries.length === 0) return hasMore ? null : <EmptyState>{EMPTY[tab]}</EmptyState>;
+  if (entries.length === 0)
+    return hasMore ? null : <EmptyState>{search ? noSearchMatch(search) : EMPTY[tab]}</EmptyState>;
   return (
     <div className="table-scroll" role="region" aria-label="Users" tabIndex={0} ref={table}>
       <table className="table">
