@@ -224,58 +224,47 @@ describe("with the product's pre token generation trigger (lambdas/cognito/pre-t
 });
 
 describe('pre token generation answers', () => {
-  it('adds the scopes it is asked to add', async () => {
+  /** Signs a new user in on a pool whose trigger answers `details`. */
+  const signInAnswered = async (
+    details: PreTokenGenerationV2TriggerEvent['response']['claimsAndScopeOverrideDetails'],
+  ) => {
     const { triggers } = withPreTokenGeneration((event) => {
-      event.response = {
-        claimsAndScopeOverrideDetails: { accessTokenGeneration: { scopesToAdd: ['coaching/read'] } },
-      };
+      event.response = { claimsAndScopeOverrideDetails: details };
       return Promise.resolve(event);
     });
     const { client } = await startPool({ triggers });
     const user = await createUser(client);
+    return signIn(client, user.username);
+  };
+  const scopeOf = (tokens: { AccessToken: string }) => decodeSegment(tokens.AccessToken, 1)['scope'];
 
-    const tokens = await signIn(client, user.username);
+  it('adds the scopes it is asked to add', async () => {
+    const tokens = await signInAnswered({ accessTokenGeneration: { scopesToAdd: ['coaching/read'] } });
 
-    expect(decodeSegment(tokens.AccessToken, 1)['scope']).toBe(`${SELF_SERVICE} coaching/read`);
+    expect(scopeOf(tokens)).toBe(`${SELF_SERVICE} coaching/read`);
   });
 
   it('suppresses a scope it is asked both to add and to suppress, and takes empty changes as none', async () => {
-    const { triggers } = withPreTokenGeneration((event) => {
-      event.response = {
-        claimsAndScopeOverrideDetails: {
-          idTokenGeneration: { claimsToSuppress: [] },
-          accessTokenGeneration: {
-            claimsToAddOrOverride: {},
-            scopesToAdd: ['coaching/read', 'coaching/write'],
-            scopesToSuppress: ['coaching/write'],
-          },
-          groupOverrideDetails: {},
-        },
-      };
-      return Promise.resolve(event);
+    const tokens = await signInAnswered({
+      idTokenGeneration: { claimsToSuppress: [] },
+      accessTokenGeneration: {
+        claimsToAddOrOverride: {},
+        scopesToAdd: ['coaching/read', 'coaching/write'],
+        scopesToSuppress: ['coaching/write'],
+      },
+      groupOverrideDetails: {},
     });
-    const { client } = await startPool({ triggers });
-    const user = await createUser(client);
 
-    const tokens = await signIn(client, user.username);
-
-    expect(decodeSegment(tokens.AccessToken, 1)['scope']).toBe(`${SELF_SERVICE} coaching/read`);
+    expect(scopeOf(tokens)).toBe(`${SELF_SERVICE} coaching/read`);
   });
 
   it('fails the sign-in, with no tokens, when asked for a change the local endpoint does not make', async () => {
-    const { triggers } = withPreTokenGeneration((event) => {
-      event.response = {
-        claimsAndScopeOverrideDetails: {
-          idTokenGeneration: { claimsToAddOrOverride: { plan: 'gold' } },
-          accessTokenGeneration: { scopesToSuppress: [SELF_SERVICE] },
-        },
-      };
-      return Promise.resolve(event);
-    });
-    const { client } = await startPool({ triggers });
-    const user = await createUser(client);
-
-    await expect(signIn(client, user.username)).rejects.toThrow(
+    await expect(
+      signInAnswered({
+        idTokenGeneration: { claimsToAddOrOverride: { plan: 'gold' } },
+        accessTokenGeneration: { scopesToSuppress: [SELF_SERVICE] },
+      }),
+    ).rejects.toThrow(
       'The local endpoint applies only scopesToAdd and scopesToSuppress of PreTokenGeneration, not idTokenGeneration.',
     );
   });
