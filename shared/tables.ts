@@ -37,11 +37,15 @@ const listIndex = (indexName: string, partition: string, sort: string): IndexDef
 });
 
 export const TABLES = {
-  /** One health profile per user, keyed by the Cognito `sub`. */
+  /**
+   * One health profile per user, keyed by the Cognito `sub`: date of birth, sex at birth, height and
+   * targets are health data too, so the table has a key of its own like the records.
+   */
   profiles: {
     id: 'profiles',
     envVar: 'PROFILES_TABLE',
     partitionKey: { name: 'userId', type: 'S' },
+    customerManagedKey: true,
   },
   /**
    * One item per activated person, keyed by the Cognito `sub`: what the API checks on every

@@ -229,7 +229,9 @@ export class AppFunction extends Construct {
             (index) => `${table.tableArn}/index/${index.indexName}`,
           )
         : [];
-      let resources = [table.tableArn, ...indexes];
+      // Key patterns name the table's own partition keys: a key-limited grant reaches no index, where
+      // `dynamodb:LeadingKeys` would mean another attribute, or nothing.
+      let resources = grant.keys ? [table.tableArn] : [table.tableArn, ...indexes];
       if (grant.index !== undefined) {
         // An index-only grant: Query or Scan of that index, and nothing of the table's own items.
         if (!grant.actions.every((action) => action === 'Query' || action === 'Scan'))
@@ -244,8 +246,12 @@ export class AppFunction extends Construct {
           actions: grant.actions.map((action) => `dynamodb:${action}`),
           resources,
           ...(grant.keys && {
-            // LeadingKeys is multivalued (BatchGetItem names many keys): every one must match.
-            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...grant.keys] } },
+            conditions: {
+              // LeadingKeys is multivalued (BatchGetItem names many keys): every one must match.
+              'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...grant.keys] },
+              // ForAllValues holds for a request with no leading key at all: refuse such a request.
+              Null: { 'dynamodb:LeadingKeys': 'false' },
+            },
           }),
         }),
       );

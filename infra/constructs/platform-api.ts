@@ -141,7 +141,10 @@ export class PlatformApi extends Construct {
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
       deployOptions: {
         stageName: props.stageName,
-        tracingEnabled: true,
+        // No X-Ray on the stage: its trace records each request's whole URL, and invitation paths carry
+        // an email (`/internal/v1/admin/invitations/{email}`), which would sit in X-Ray for 30 days
+        // outside every retention here. The functions trace their own work, with no URL.
+        tracingEnabled: false,
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
         metricsEnabled: false,

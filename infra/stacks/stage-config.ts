@@ -53,6 +53,12 @@ export function stageConfigFromContext(node: Node): StageConfig {
       'A custom domain needs both -c domainName=... and -c certificateArn=... (us-east-1).',
     );
   }
+  // CloudFront takes certificates from us-east-1 only; said here rather than by a failed deploy.
+  if (certificateArn && !/^arn:aws[\w-]*:acm:us-east-1:\d+:certificate\/[\w-]+$/.test(certificateArn)) {
+    throw new StageConfigError(
+      `The certificate must be an ACM certificate in us-east-1, where CloudFront takes them from: ${certificateArn}`,
+    );
+  }
   return {
     stage,
     region: contextString(node, 'region') ?? DEFAULT_REGION,

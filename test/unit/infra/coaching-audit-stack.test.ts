@@ -354,11 +354,7 @@ describe('coaching grants', () => {
     DeleteMeasurement: ['dynamodb:UpdateItem coaching client#*', ...lines(KEY_WRITE, 'coaching key')],
     CreateLog: ['dynamodb:UpdateItem coaching client#*', ...lines(KEY_WRITE, 'coaching key')],
     // The person's data export holds every note written to them.
-    ExportMe: [
-      'dynamodb:Query coaching notes#*',
-      'dynamodb:Query coaching/index/byCoach notes#*',
-      ...lines(KEY_READ, 'coaching key'),
-    ],
+    ExportMe: ['dynamodb:Query coaching notes#*', ...lines(KEY_READ, 'coaching key')],
     AssignCoach: [
       'dynamodb:GetItem coaching client#*',
       'dynamodb:UpdateItem coaching client#*',
@@ -392,7 +388,6 @@ describe('coaching grants', () => {
       'dynamodb:ConditionCheckItem coaching client#*',
       'dynamodb:GetItem coaching client#*',
       'dynamodb:Query coaching notes#*',
-      'dynamodb:Query coaching/index/byCoach notes#*',
       ...lines(KEY_READ, 'coaching key'),
     ],
     // Sent again with its Idempotency-Key, it reads the key and the note the first try stored.
@@ -406,7 +401,6 @@ describe('coaching grants', () => {
     GetMyCoach: [
       'dynamodb:GetItem coaching client#*',
       'dynamodb:Query coaching notes#*',
-      'dynamodb:Query coaching/index/byCoach notes#*',
       ...lines(KEY_READ, 'coaching key'),
     ],
     // A role change ends the coaching that rested on the role: the person's coach (in the change's
@@ -432,6 +426,7 @@ describe('coaching grants', () => {
       // The assignment commits only while both accounts hold their roles.
       'dynamodb:ConditionCheckItem accounts',
       'dynamodb:BatchGetItem profiles',
+      ...lines(KEY_READ, 'profiles key'),
       ...ON_COACHING.AssignCoach!,
       'dynamodb:PutItem auditEvents',
     ],
@@ -440,6 +435,7 @@ describe('coaching grants', () => {
       SESSION_CHECK,
       'dynamodb:ConditionCheckItem accounts',
       'dynamodb:BatchGetItem profiles',
+      ...lines(KEY_READ, 'profiles key'),
       ...ON_COACHING.ListCoachClients!,
       'dynamodb:PutItem auditEvents',
     ],
@@ -471,10 +467,16 @@ describe('coaching grants', () => {
       SESSION_CHECK,
       'dynamodb:ConditionCheckItem accounts',
       'dynamodb:BatchGetItem profiles',
+      ...lines(KEY_READ, 'profiles key'),
       ...ON_COACHING.CreateClientNote!,
       'dynamodb:PutItem auditEvents',
     ],
-    GetMyCoach: [SESSION_CHECK, 'dynamodb:BatchGetItem profiles', ...ON_COACHING.GetMyCoach!],
+    GetMyCoach: [
+      SESSION_CHECK,
+      'dynamodb:BatchGetItem profiles',
+      ...lines(KEY_READ, 'profiles key'),
+      ...ON_COACHING.GetMyCoach!,
+    ],
     ...Object.fromEntries(ERASE_FUNCTIONS.map((id) => [id, [...ERASE_PERMISSIONS]])),
   };
   const COACH_CLIENT_ROUTES = [

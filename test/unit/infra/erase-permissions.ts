@@ -32,7 +32,6 @@ export const ERASE_PERMISSIONS: readonly string[] = [
   // clients they coach through byCoach, each unassigned in a transaction. Their own coach, read and
   // unassigned (or checked to be none) in the disabling transaction.
   'dynamodb:Query coaching notes#*',
-  'dynamodb:Query coaching/index/byCoach notes#*',
   'dynamodb:BatchWriteItem coaching client#* | notes#*',
   'dynamodb:ConditionCheckItem coaching client#*',
   'dynamodb:GetItem coaching client#*',
@@ -43,6 +42,7 @@ export const ERASE_PERMISSIONS: readonly string[] = [
   'dynamodb:DeleteItem authChallenges passkey#* | recovery#* | registration#*',
   'dynamodb:DeleteItem invitations',
   'dynamodb:DeleteItem profiles',
+  ...lines(KEY_WRITE, 'profiles key'),
   // The erase's events (the deletion, each unassigned client); the log itself stays.
   'dynamodb:PutItem auditEvents',
 ];

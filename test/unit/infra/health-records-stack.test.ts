@@ -98,8 +98,9 @@ describe('health records table', () => {
 
   it('has a customer-managed key of its own: one per table whose definition asks for it, and no other', () => {
     const wanted = TABLE_KEYS.filter((key) => (TABLES[key] as TableDefinition).customerManagedKey);
-    // Health records and coaching (derived from them: summaries and notes) are the health data.
-    expect(wanted).toEqual(['healthRecords', 'coaching']);
+    // Profiles (date of birth, sex at birth, height, targets), health records, and coaching (derived
+    // from them: summaries and notes) are the health data.
+    expect(wanted).toEqual(['profiles', 'healthRecords', 'coaching']);
     for (const synth of [prod, dev]) {
       const keyIds = wanted.map((key) => logicalIdOf(synth.stack, synth.stack.tables.encryptionKey(key)!));
       expect(new Set(keyIds).size).toBe(wanted.length);
@@ -207,10 +208,10 @@ describe('health functions', () => {
       SESSION_CHECK,
       'dynamodb:ConditionCheckItem accounts',
       'dynamodb:GetItem profiles',
+      ...lines(KEY_READ, 'profiles key'),
       'dynamodb:Query healthRecords/index/byOwner',
       ...lines(KEY_READ, 'healthRecords key'),
       'dynamodb:Query coaching notes#*',
-      'dynamodb:Query coaching/index/byCoach notes#*',
       ...lines(KEY_READ, 'coaching key'),
       'dynamodb:PutItem auditEvents',
     ],
@@ -335,7 +336,7 @@ describe('health functions', () => {
       .map(({ path, statement }) => `${path}: ${actionsOf(statement).join(',')}`);
     expect(statements.length).toBeGreaterThan(ALL_FUNCTIONS.length);
     const keyIds = Object.keys(resourcesOf(prod.template, 'AWS::KMS::Key'));
-    expect(keyIds).toHaveLength(2);
+    expect(keyIds).toHaveLength(3);
     expect(wildcards.sort()).toEqual(keyIds.map((id) => `${id}.KeyPolicy: kms:*`).sort());
   });
 });

@@ -467,9 +467,14 @@ describe('least-privilege IAM', () => {
                     (index) => `${key}/index/${index.indexName}`,
                   )
                 : [];
-              // An index-only grant reads that index and nothing of the table's own items.
+              // An index-only grant reads that index and nothing of the table's own items; a grant
+              // limited to keys of the table reads no index (its keys would mean nothing there).
               const resources =
-                grant.index === undefined ? [key, ...indexes] : [`${key}/index/${grant.index}`];
+                grant.index !== undefined
+                  ? [`${key}/index/${grant.index}`]
+                  : grant.keys
+                    ? [key]
+                    : [key, ...indexes];
               return grant.actions.flatMap((action) =>
                 resources.map((resource) => permission(`dynamodb:${action}`, resource, grant.keys)),
               );
@@ -489,6 +494,29 @@ describe('least-privilege IAM', () => {
     for (const statement of allowed) {
       for (const action of actionsOf(statement)) expect(action).not.toContain('*');
     }
+  });
+
+  it('limits by key only on the table itself, and only requests that carry a key', () => {
+    // On an index, `dynamodb:LeadingKeys` is not the table's key, and ForAllValues holds for a request
+    // without any: ExportMe's `notes#*` grant once also let it Query every coach's clients (byCoach).
+    let limited = 0;
+    for (const definition of ALL_FUNCTIONS) {
+      for (const statement of dynamoStatements(prod, definition.id)) {
+        if (statement.Condition === undefined) continue;
+        limited += 1;
+        expect(
+          resourcesOfStatement(statement)
+            .map(flatten)
+            .filter((resource) => resource.includes('/index/')),
+          definition.id,
+        ).toEqual([]);
+        expect((statement.Condition as Record<string, Json>)['Null'], definition.id).toEqual({
+          'dynamodb:LeadingKeys': 'false',
+        });
+      }
+    }
+    expect(limited).toBeGreaterThan(20);
+    expect(dynamoPermissions(prod, 'ExportMe').filter((line) => line.includes('byCoach'))).toEqual([]);
   });
 
   it('gives no function role a managed policy', () => {
@@ -982,9 +1010,15 @@ describe('REST API', () => {
     for (const setting of stageMethodSettings(prod)) expect(setting.DataTraceEnabled).toBe(false);
   });
 
-  it('logs execution errors and traces every stage request with X-Ray', () => {
+  it('logs execution errors, and keeps request URLs out of X-Ray (emails travel in invitation paths)', () => {
     const [, stage] = only(resourcesOf(prod.template, 'AWS::ApiGateway::Stage'));
-    expect(stage.Properties.TracingEnabled).toBe(true);
+    // API Gateway's trace records the whole URL: `/internal/v1/admin/invitations/{email}` with the email.
+    expect(stage.Properties.TracingEnabled).toBe(false);
+    // The functions still trace their own work, which records no URL.
+    for (const definition of ALL_FUNCTIONS)
+      expect(functionResource(prod, definition.id).Properties.TracingConfig, definition.id).toEqual({
+        Mode: 'Active',
+      });
     for (const setting of stageMethodSettings(prod)) expect(setting.LoggingLevel).toBe('ERROR');
   });
 });

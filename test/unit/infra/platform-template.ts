@@ -135,13 +135,23 @@ export interface Request {
   readonly leadingKeys?: readonly string[];
 }
 
-/** The leading-key patterns of a statement (its only supported condition), or undefined without a condition. */
+/**
+ * The leading-key patterns of a statement, or undefined without a condition. The only condition
+ * supported is the one the stack writes: those patterns for every leading key, and a leading key
+ * required (`Null` false: ForAllValues alone holds for a request without one).
+ */
 export function leadingKeyPatterns(statement: Statement): string[] | undefined {
   if (statement.Condition === undefined) return undefined;
   const condition = statement.Condition as Record<string, Record<string, Json>>;
-  const operators = Object.keys(condition);
+  const operators = Object.keys(condition).sort();
   const keys = condition['ForAllValues:StringLike'];
-  if (operators.length !== 1 || !keys || Object.keys(keys).join() !== 'dynamodb:LeadingKeys') {
+  const required = condition['Null'];
+  if (
+    operators.join() !== 'ForAllValues:StringLike,Null' ||
+    !keys ||
+    Object.keys(keys).join() !== 'dynamodb:LeadingKeys' ||
+    JSON.stringify(required) !== JSON.stringify({ 'dynamodb:LeadingKeys': 'false' })
+  ) {
     throw new Error(`Unsupported condition in a role statement: ${JSON.stringify(statement.Condition)}`);
   }
   const patterns = keys['dynamodb:LeadingKeys'];
@@ -153,10 +163,11 @@ const statementMatches = (statement: Statement, request: Request): boolean => {
   if (!resourcesOfStatement(statement).some((resource) => globMatches(flatten(resource), request.resource)))
     return false;
   const patterns = leadingKeyPatterns(statement);
-  // ForAllValues: every leading key of the request must match one pattern (vacuously true without keys).
+  // Every leading key of the request must match one pattern, and there must be one (the Null check).
   return (
     patterns === undefined ||
-    (request.leadingKeys ?? []).every((key) => patterns.some((pattern) => globMatches(pattern, key)))
+    ((request.leadingKeys ?? []).length > 0 &&
+      (request.leadingKeys ?? []).every((key) => patterns.some((pattern) => globMatches(pattern, key))))
   );
 };
 

@@ -36,6 +36,18 @@ describe('stage configuration from context', () => {
     expect(configFor({ stage: 'prod' }).customDomain).toBeUndefined();
   });
 
+  it('refuses a certificate outside us-east-1, which CloudFront cannot use, before any deploy', () => {
+    for (const certificateArn of [
+      'arn:aws:acm:eu-west-1:111111111111:certificate/00000000-0000-0000-0000-000000000000',
+      'arn:aws:iam::111111111111:server-certificate/app',
+      'app.example.com',
+    ]) {
+      expect(() => configFor({ stage: 'prod', domainName: 'app.example.com', certificateArn })).toThrow(
+        /must be an ACM certificate in us-east-1/,
+      );
+    }
+  });
+
   it('names one stack per stage', () => {
     expect(stackNameFor('dev')).toBe('MetabolicCoaching-dev');
   });
