@@ -22,7 +22,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { ROUTES, TRIGGERS, type FunctionDefinition } from '../lambdas/routes';
+import { type FunctionDefinition, ALL_FUNCTIONS } from '../lambdas/routes';
 import { stackNameFor } from '../infra/stacks/stage-config';
 import { LOADED_ON_DEMAND } from '../infra/constructs/app-function';
 import { importedBy } from '../infra/bundling/build-on-demand.mjs';
@@ -39,7 +39,7 @@ interface TemplateResource {
 const { values } = parseArgs({ options: { stage: { type: 'string', default: 'dev' } } });
 const stage = values.stage;
 const stackName = stackNameFor(stage);
-const definitions: readonly FunctionDefinition[] = [...ROUTES, ...Object.values(TRIGGERS)];
+const definitions: readonly FunctionDefinition[] = ALL_FUNCTIONS;
 const entryById = new Map(definitions.map((fn) => [fn.id, fn.entry]));
 const webauthnIds = new Set(definitions.filter((fn) => fn.webauthn).map((fn) => fn.id));
 

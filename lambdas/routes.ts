@@ -769,3 +769,48 @@ export const TRIGGERS = {
     cognitoActions: [],
   },
 } as const satisfies Record<string, FunctionDefinition>;
+
+/** A function EventBridge runs on a schedule, with no request behind it. */
+export interface ScheduledDefinition extends FunctionDefinition {
+  /** How often it runs, in minutes. */
+  readonly everyMinutes: number;
+  /** Its timeout, in seconds: work no request could finish in an API function's 10. */
+  readonly timeoutSeconds: number;
+}
+
+/** The scheduled functions. */
+export const SCHEDULED = {
+  finishErases: {
+    id: 'FinishErases',
+    entry: 'lambdas/scheduled/finish-erases.ts',
+    // The erase's own grants, and a Query of the disabled accounts to find the erases cut short.
+    tables: {
+      ...ERASE_TABLES,
+      // What the erase itself does there: the disabling commit that ended the person's coaching ran in
+      // the request.
+      coaching: [
+        { actions: ['Query'], keys: ['notes#*'] },
+        { actions: ['BatchWriteItem'], keys: ['notes#*', 'client#*'] },
+        { actions: ['UpdateItem'], keys: ['client#*'] },
+        { actions: ['Query'], index: 'byCoach' },
+      ],
+      // The account read again and deleted last; the counts updated in the same transaction.
+      accounts: [
+        { actions: ['GetItem', 'DeleteItem'] },
+        DIRECTORY_COUNTS,
+        { actions: ['Query'], index: 'byStatus' },
+      ],
+    },
+    cognitoActions: ERASE_COGNITO,
+    everyMinutes: 5,
+    // A large erase (tens of thousands of readings) at DynamoDB's pace, with room to spare.
+    timeoutSeconds: 300,
+  },
+} as const satisfies Record<string, ScheduledDefinition>;
+
+/** Every function of the manifest: the routes, the Cognito triggers and the scheduled functions. */
+export const ALL_FUNCTIONS: readonly FunctionDefinition[] = [
+  ...ROUTES,
+  ...Object.values(TRIGGERS),
+  ...Object.values(SCHEDULED),
+];

@@ -16,6 +16,7 @@ import { createLocalCognito, type AwsCredentials } from './cognito/local-cognito
 import { generateCredentials } from './cognito/sigv4';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { PRODUCT_TRIGGERS } from './product-triggers';
+import { startSchedules } from './schedules';
 import { PRODUCT_SESSION_OPTIONS } from './session-options';
 import { createTables, tableEnvironment, type TableNames } from './tables';
 import { createLocalWeb, localWebEnvironment, type LocalWeb, type WebMode } from './spa';
@@ -258,6 +259,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     }
 
     const adminActivationLink = await ensureBootstrapAdmin(options.bootstrapAdminEmail, origin);
+    // FinishErases and any other scheduled function, on the stage's schedule.
+    stoppers.push(startSchedules(options.repositoryRoot));
     return {
       origin,
       adminActivationLink,

@@ -1,10 +1,12 @@
 import { API_FUNCTION_TIMEOUT_SECONDS } from '../../shared/constants';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { ROUTES, TRIGGERS, type FunctionDefinition, type TableAccess } from '../../lambdas/routes';
+import { ROUTES, SCHEDULED, TRIGGERS, type FunctionDefinition, type TableAccess } from '../../lambdas/routes';
 import { WEBAUTHN_RP_NAME } from '../../shared/constants';
 import { TABLES, type TableKey } from '../../shared/tables';
 import { AppFunction } from '../constructs/app-function';
@@ -30,7 +32,7 @@ export interface PlatformStackProps extends StackProps {
  * signing key for the functions that set `pageCursors`. Adding a route to the manifest needs no change here.
  */
 export class PlatformStack extends Stack {
-  /** Every function, by its manifest id (routes and triggers). */
+  /** Every function, by its manifest id (routes, triggers and scheduled functions). */
   readonly functions: Record<string, AppFunction> = {};
   readonly tables: DataTables;
   /** The key page cursors are signed with (`CURSOR_SIGNING_KEY` of the `pageCursors` routes). */
@@ -106,6 +108,17 @@ export class PlatformStack extends Stack {
       },
       preTokenGeneration: trigger(TRIGGERS.preTokenGeneration),
     });
+
+    // The scheduled functions: each on an EventBridge rule of its own.
+    for (const definition of Object.values(SCHEDULED)) {
+      const fn = createFunction(definition, Duration.seconds(definition.timeoutSeconds));
+      fn.allowUserPool(this.auth.userPool, definition.cognitoActions);
+      new Rule(functionsScope, `${definition.id}Schedule`, {
+        description: `Runs ${definition.id} every ${definition.everyMinutes} minutes`,
+        schedule: Schedule.rate(Duration.minutes(definition.everyMinutes)),
+        targets: [new LambdaFunction(fn.function, { retryAttempts: 0 })],
+      });
+    }
 
     this.api = new PlatformApi(this, 'Api', {
       stageName: config.stage,

@@ -394,6 +394,90 @@ describe("the counters' items", () => {
   });
 });
 
+describe('an erase cut short, finished by FinishErases (lambdas/scheduled/finish-erases.ts)', () => {
+  /** Makes the erase stop at its last step (the account item and the counts), as a timeout would. */
+  const atLastStep = (userId: string) =>
+    [
+      'TransactWriteItemsCommand',
+      `"Key":{"userId":"${userId}"},"ConditionExpression":"#status = :status"`,
+    ] as const;
+  /** Makes it stop at its first (a passkey), before anything of the person is gone. */
+  const atFirstStep = ['DeleteItemCommand', '"credentialId"'] as const;
+  const cutShort = async <T>(
+    [command, marker]: readonly [string, string],
+    request: () => Promise<T>,
+  ): Promise<T> => {
+    const cut = await refuse(command, marker, () => new Error('Task timed out'), 1);
+    try {
+      return await request();
+    } finally {
+      expect(cut.count()).toBe(1);
+      cut.remove();
+    }
+  };
+  const accountOf = async (userId: string) =>
+    (await world.scan('accounts')).find((item) => item.userId === userId);
+  const eventsAbout = async (userId: string) =>
+    (await world.scan('auditEvents'))
+      .filter((item) => item.subjectId === userId)
+      .map((item) => [item.type, item.actorId]);
+
+  it("finishes a person's own delete once it is past its request's time, and records it as theirs", async () => {
+    const { finishUnfinishedErases, ERASE_GRACE_MS } = await import('../../lambdas/scheduled/finish-erases');
+    const email = nextEmail('leaving');
+    const person = await activate(email);
+    const gone = await cutShort(atLastStep(person.userId), () =>
+      api('DELETE', '/v1/users/me', { confirmEmail: email }, person.idToken),
+    );
+    expect(gone.status).toBe(500);
+    // Disabled, half erased, and nobody can retry it: the person's tokens ended with the disable.
+    expect((await accountOf(person.userId))?.status).toBe('disabled');
+    expect((await api('DELETE', '/v1/users/me', { confirmEmail: email }, person.idToken)).status).toBe(401);
+
+    // A run right away leaves it to the request that may still be erasing.
+    expect(await finishUnfinishedErases()).toEqual({ finished: 0, failed: 0 });
+    expect(await accountOf(person.userId)).toBeDefined();
+
+    const before = await counts();
+    expect(await finishUnfinishedErases(Date.now() + ERASE_GRACE_MS + 1_000)).toEqual({
+      finished: 1,
+      failed: 0,
+    });
+    expect(await accountOf(person.userId)).toBeUndefined();
+    expect(await counts()).toEqual({ ...before, people: before.people - 1, disabled: before.disabled - 1 });
+    expect(await counts()).toEqual(await truth());
+    expect(await eventsAbout(person.userId)).toContainEqual(['account.deleted', person.userId]);
+    // Nothing more to finish.
+    expect(await finishUnfinishedErases(Date.now() + ERASE_GRACE_MS + 1_000)).toEqual({
+      finished: 0,
+      failed: 0,
+    });
+  });
+
+  it("finishes an admin's delete as the admin's, and leaves an account enabled since, then disabled, alone", async () => {
+    const { finishUnfinishedErases, ERASE_GRACE_MS } = await import('../../lambdas/scheduled/finish-erases');
+    const later = () => Date.now() + ERASE_GRACE_MS + 1_000;
+    const deleted = await activate(nextEmail('deleted'));
+    const kept = await activate(nextEmail('kept'));
+    for (const [person, step] of [
+      [deleted, atLastStep(deleted.userId)],
+      [kept, atFirstStep],
+    ] as const) {
+      const answer = await cutShort(step, () => api('DELETE', `/internal/v1/admin/users/${person.userId}`));
+      expect(answer.status).toBe(500);
+    }
+    // The admin changes their mind about the one still whole: enabled, then disabled as any disable is.
+    expect((await api('POST', `/internal/v1/admin/users/${kept.userId}/enable`)).status).toBe(200);
+    expect((await api('POST', `/internal/v1/admin/users/${kept.userId}/disable`)).status).toBe(200);
+
+    expect(await finishUnfinishedErases(later())).toEqual({ finished: 1, failed: 0 });
+    expect(await accountOf(deleted.userId)).toBeUndefined();
+    expect(await eventsAbout(deleted.userId)).toContainEqual(['user.deleted', world.admin.userId]);
+    expect((await accountOf(kept.userId))?.status).toBe('disabled');
+    expect(await counts()).toEqual(await truth());
+  });
+});
+
 describe('an erase cut short, run again after the email was invited anew', () => {
   it("leaves the new invitation and its count alone: only the erased person's items go", async () => {
     const email = nextEmail('rerun');

@@ -17,10 +17,17 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
   const target = await targetAccount(pathParameters.userId);
   if (target.userId === caller.sub) throw new Conflict(ACCOUNT_MESSAGES.selfDelete);
   const origin = originOf(event);
+  const now = Date.now();
   await commitAdminChange({
     actorId: caller.sub,
     target,
-    set: { status: 'disabled', tokensValidAfter: revocationSecond() },
+    // `erasing`: should the erase below be cut short, the scheduled FinishErases finishes it.
+    set: {
+      status: 'disabled',
+      tokensValidAfter: revocationSecond(),
+      disabledAt: now,
+      erasing: { at: now, by: caller.sub },
+    },
     audit: {
       type: 'user.disabled',
       actorId: caller.sub,

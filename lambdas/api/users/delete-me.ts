@@ -58,13 +58,20 @@ export const handler = httpHandler(
     if (isAdmin && !otherAdmin) throw new Conflict(ACCOUNT_MESSAGES.lastAdmin);
 
     const origin = originOf(event);
+    const now = Date.now();
     // Recorded with the disable, as the admin delete records it: an erase cut short leaves a trace.
     const disabled = await transactIf({
       TransactItems: [
         ...(otherAdmin ? [activeAdminCheckItem(otherAdmin)] : []),
+        // `erasing`: should the erase below be cut short, the scheduled FinishErases finishes it.
         updateAccountItem(
           caller.sub,
-          { status: 'disabled', tokensValidAfter: revocationSecond() },
+          {
+            status: 'disabled',
+            tokensValidAfter: revocationSecond(),
+            disabledAt: now,
+            erasing: { at: now, by: caller.sub },
+          },
           { updatedAt: account.updatedAt },
         ),
         auditTransactItem(origin, {

@@ -3,7 +3,7 @@
  * (docs/decisions/044-account-lifecycle.md). Written at activation and by every lifecycle action.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_PASSKEYS, type RoleGroup } from '../../../shared/constants';
 import { ddb, type TransactItem } from '../aws';
 import { tableName } from '../env';
@@ -33,6 +33,12 @@ export interface AccountRecord {
   readonly signedOutSessions?: Set<string>;
   /** Epoch milliseconds of the last disable: a recovery code issued before it never works (decision 044). */
   readonly disabledAt?: number;
+  /**
+   * Set by the disable that starts an erase (an admin's delete, or the person's own): when (epoch
+   * milliseconds, the same as `disabledAt`) and by whom. An erase cut short is finished from it
+   * (`lambdas/scheduled/finish-erases.ts`); a later enable and disable leave it stale (`disabledAt` moves).
+   */
+  readonly erasing?: { readonly at: number; readonly by: string };
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -326,6 +332,40 @@ const DELETE_ATTEMPTS = 3;
  * Deletes the account item (the last step of an erase) and takes the person out of the counts in the
  * same transaction, conditioned on the status the counts are corrected by. Already gone is fine.
  */
+/**
+ * The accounts whose erase began (their disable) before `before` (epoch milliseconds) and has not
+ * finished: disabled, with the `erasing` mark of their last disable. Read through `byStatus`, which lists
+ * the disabled accounts only, then each account read again consistently.
+ */
+export const findUnfinishedErases = async (before: number): Promise<AccountRecord[]> => {
+  const candidates: string[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb.send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: 'byStatus',
+        KeyConditionExpression: '#status = :disabled',
+        FilterExpression: 'attribute_exists(erasing)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':disabled': 'disabled' },
+        ProjectionExpression: 'userId',
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? []) candidates.push(String(item.userId));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  const accounts = await Promise.all(candidates.map((userId) => getAccount(userId)));
+  return accounts.filter(
+    (account): account is AccountRecord =>
+      account?.status === 'disabled' &&
+      account.erasing !== undefined &&
+      account.erasing.at === account.disabledAt &&
+      account.erasing.at < before,
+  );
+};
+
 export const deleteAccount = async (userId: string): Promise<void> => {
   for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt += 1) {
     const gate = await getAccountGate(userId);

@@ -4,9 +4,15 @@
  * them. handler-permissions.test.ts runs the handlers against these roles; this file reads the roles.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, TRIGGERS, type FunctionDefinition } from '../../../lambdas/routes';
+import { ALL_FUNCTIONS } from '../../../lambdas/routes';
 import { TABLES, type TableDefinition, type TableKey } from '../../../shared/tables';
-import { ERASE_FUNCTIONS, ERASE_PERMISSIONS, erasePermissionsOn } from './erase-permissions';
+import {
+  ERASE_FUNCTIONS,
+  ERASE_PERMISSIONS,
+  ERASING_FUNCTIONS,
+  FINISH_ERASES_PERMISSIONS,
+  erasePermissionsOn,
+} from './erase-permissions';
 import {
   actionsOf,
   dataPermissions,
@@ -27,7 +33,6 @@ import {
   type Synthesized,
 } from './platform-template';
 
-const ALL_FUNCTIONS: readonly FunctionDefinition[] = [...ROUTES, ...Object.values(TRIGGERS)];
 /** Someone's id, as the handlers build keys from it. */
 const SOMEONE = '5a7e2c1d-8b3f-4c6a-9d2e-1f0b3a4c5d6e';
 
@@ -249,6 +254,8 @@ describe('audit log grants', () => {
     'EnableUser',
     'DeleteUser',
     'DeleteMe',
+    // An erase cut short, finished: the deletion, each client left unassigned.
+    'FinishErases',
     'ResendInvitation',
     // SPEC-2 section 4: data exported.
     'ExportMe',
@@ -414,6 +421,9 @@ describe('coaching grants', () => {
     ],
     // Erasing a person: their notes and state deleted, the clients they coach unassigned.
     ...Object.fromEntries(ERASE_FUNCTIONS.map((id) => [id, erasePermissionsOn('coaching')])),
+    FinishErases: FINISH_ERASES_PERMISSIONS.filter((line) =>
+      (line.split(' ')[1] ?? '').startsWith('coaching'),
+    ),
   };
   const COACHING_FUNCTIONS = Object.keys(ON_COACHING);
 
@@ -478,6 +488,7 @@ describe('coaching grants', () => {
       ...ON_COACHING.GetMyCoach!,
     ],
     ...Object.fromEntries(ERASE_FUNCTIONS.map((id) => [id, [...ERASE_PERMISSIONS]])),
+    FinishErases: [...FINISH_ERASES_PERMISSIONS],
   };
   const COACH_CLIENT_ROUTES = [
     'ListClientMeasurements',
@@ -553,7 +564,7 @@ describe('coaching grants', () => {
   it("lets only ListCoachClients list a coach's clients through byCoach, and the erase and a role change find a former coach's", () => {
     const resource = indexArn(prod, 'coaching', 'byCoach');
     expect(allowedTo(prod, { action: 'dynamodb:Query', resource, leadingKeys: [SOMEONE] })).toEqual(
-      [...ERASE_FUNCTIONS, 'ChangeRoles', 'ListCoachClients'].sort(),
+      [...ERASING_FUNCTIONS, 'ChangeRoles', 'ListCoachClients'].sort(),
     );
   });
 
@@ -564,7 +575,7 @@ describe('coaching grants', () => {
       'CreateClientNote',
     ]);
     expect(allowedTo(prod, { action: 'dynamodb:Query', resource, leadingKeys: notes })).toEqual(
-      [...ERASE_FUNCTIONS, 'ExportMe', 'GetMyCoach', 'ListClientNotes'].sort(),
+      [...ERASING_FUNCTIONS, 'ExportMe', 'GetMyCoach', 'ListClientNotes'].sort(),
     );
     expect(allowedTo(prod, { action: 'dynamodb:GetItem', resource, leadingKeys: notes })).toEqual([
       'CreateClientNote',
@@ -573,7 +584,7 @@ describe('coaching grants', () => {
       expect(allowedTo(prod, { action, resource, leadingKeys: notes }), action).toEqual([]);
     }
     expect(allowedTo(prod, { action: 'dynamodb:BatchWriteItem', resource, leadingKeys: notes })).toEqual(
-      [...ERASE_FUNCTIONS].sort(),
+      [...ERASING_FUNCTIONS].sort(),
     );
   });
 
@@ -589,13 +600,14 @@ describe('coaching grants', () => {
       'DeleteMe',
       'DeleteMeasurement',
       'DeleteUser',
+      'FinishErases',
       'UnassignCoach',
     ]);
     for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem']) {
       expect(allowedTo(prod, { action, resource, leadingKeys: state }), action).toEqual([]);
     }
     expect(allowedTo(prod, { action: 'dynamodb:BatchWriteItem', resource, leadingKeys: state })).toEqual(
-      [...ERASE_FUNCTIONS].sort(),
+      [...ERASING_FUNCTIONS].sort(),
     );
     // The erase deletes a person's notes and their state in one batch.
     expect(
@@ -604,7 +616,7 @@ describe('coaching grants', () => {
         resource,
         leadingKeys: [...client('notes'), ...state],
       }),
-    ).toEqual([...ERASE_FUNCTIONS].sort());
+    ).toEqual([...ERASING_FUNCTIONS].sort());
   });
 
   it('lets no function scan the coaching table, the health records or the audit log, or any of their indexes', () => {

@@ -8,6 +8,9 @@ import { KEY_WRITE, permissionLines as lines } from './platform-template';
 
 export const ERASE_FUNCTIONS = ['DeleteUser', 'DeleteMe'] as const;
 
+/** Every function that erases: the two requests, and FinishErases, which finishes an erase they left. */
+export const ERASING_FUNCTIONS = [...ERASE_FUNCTIONS, 'FinishErases'] as const;
+
 export const ERASE_PERMISSIONS: readonly string[] = [
   // The account: read (the session check, the person), disabled in a guarded transaction that
   // checks another account is still an active admin (the acting admin, or the one who stays when an
@@ -53,3 +56,22 @@ export const erasePermissionsOn = (table: string): string[] =>
     const resource = line.split(' ')[1] ?? '';
     return resource === table || resource.startsWith(`${table}/index/`);
   });
+
+/**
+ * FinishErases's: the erase's, without what the disabling commit needs (it ran in the request: the
+ * active-admin check, the person's own coaching ended), and a Query of the disabled accounts.
+ */
+export const FINISH_ERASES_PERMISSIONS: readonly string[] = [
+  ...ERASE_PERMISSIONS.filter(
+    (line) =>
+      ![
+        'dynamodb:ConditionCheckItem accounts',
+        'dynamodb:UpdateItem accounts',
+        'dynamodb:ConditionCheckItem coaching client#*',
+        'dynamodb:GetItem coaching client#*',
+      ].includes(line),
+  ),
+  'dynamodb:Query accounts/index/byStatus',
+  // Only the counts' items: the disabling commit that changed the account ran in the request.
+  'dynamodb:UpdateItem accounts directory#counts#*',
+];

@@ -32,7 +32,7 @@ import type * as WebAuthnServer from '@simplewebauthn/server';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPO_ROOT } from '../../../infra/constructs/app-function';
-import { ROUTES, TRIGGERS, type FunctionDefinition } from '../../../lambdas/routes';
+import { ROUTES, type FunctionDefinition, ALL_FUNCTIONS } from '../../../lambdas/routes';
 import { ROLE_GROUPS, type RoleGroup } from '../../../shared/constants';
 import { TABLE_KEYS, TABLES, type TableDefinition, type TableKey } from '../../../shared/tables';
 import { apiEvent, type EventInput } from '../../fixtures/api-events';
@@ -1535,6 +1535,26 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       expectResult: (result) => expect(result).toMatchObject({ response: { answerCorrect: true } }),
     },
   ],
+  FinishErases: [
+    {
+      name: 'an erase cut short is finished: the disabled account marked erasing, everything it holds, its event',
+      event: {},
+      ddb: firstAnswer(
+        (call) =>
+          on('Query', 'accounts', call) && call.index === 'byStatus'
+            ? { Items: [{ userId: OTHER_COACH_ID }] }
+            : undefined,
+        accounts({
+          ...coachAccount,
+          status: 'disabled',
+          disabledAt: 1_700_000_000_000,
+          erasing: { at: 1_700_000_000_000, by: ISSUER_ID },
+        }),
+        erasable(OTHER_COACH_ID, { clients: [CLIENT_USER_ID] }),
+      ),
+      expectResult: (result) => expect(result).toEqual({ finished: 1, failed: 0 }),
+    },
+  ],
   PreTokenGeneration: [
     {
       name: "the access token loses Cognito's self-service scope, with no call to anything",
@@ -1559,7 +1579,6 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
 
 // ------------------------------------------------------------------ the checks
 
-const ALL_FUNCTIONS: readonly FunctionDefinition[] = [...ROUTES, ...Object.values(TRIGGERS)];
 const routeOf = (id: string) => ROUTES.find((route) => route.id === id);
 
 let prod: Synthesized;

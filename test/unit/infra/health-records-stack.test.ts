@@ -3,9 +3,9 @@
  * what each health function may do on them, and the key page cursors are signed with.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, TRIGGERS, type FunctionDefinition } from '../../../lambdas/routes';
+import { ALL_FUNCTIONS } from '../../../lambdas/routes';
 import { TABLE_KEYS, TABLES, type TableDefinition, type TableKey } from '../../../shared/tables';
-import { ERASE_FUNCTIONS, ERASE_PERMISSIONS } from './erase-permissions';
+import { ERASE_FUNCTIONS, ERASE_PERMISSIONS, FINISH_ERASES_PERMISSIONS } from './erase-permissions';
 import {
   actionsOf,
   dataPermissions,
@@ -24,8 +24,6 @@ import {
   type Statement,
   type Synthesized,
 } from './platform-template';
-
-const ALL_FUNCTIONS: readonly FunctionDefinition[] = [...ROUTES, ...Object.values(TRIGGERS)];
 
 let prod: Synthesized;
 let dev: Synthesized;
@@ -241,6 +239,7 @@ describe('health functions', () => {
     ],
     // Erasing a person deletes every record of theirs (erase-permissions.ts).
     ...Object.fromEntries(ERASE_FUNCTIONS.map((id) => [id, [...ERASE_PERMISSIONS]])),
+    FinishErases: [...FINISH_ERASES_PERMISSIONS],
   };
   const HEALTH_FUNCTIONS = Object.keys(REVIEWED);
 

@@ -1,6 +1,13 @@
 import { CachePolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, TRIGGERS, type FunctionDefinition, type RouteDefinition } from '../../../lambdas/routes';
+import {
+  ROUTES,
+  SCHEDULED,
+  TRIGGERS,
+  type FunctionDefinition,
+  type RouteDefinition,
+  ALL_FUNCTIONS,
+} from '../../../lambdas/routes';
 import { ROLE_GROUPS, WEBAUTHN_RP_NAME } from '../../../shared/constants';
 import { ACTIVATION_IP_ATTEMPTS, SIGNIN_IP_STARTS } from '../../../shared/limits';
 import {
@@ -36,7 +43,6 @@ import {
   type Synthesized,
 } from './platform-template';
 
-const ALL_FUNCTIONS: readonly FunctionDefinition[] = [...ROUTES, ...Object.values(TRIGGERS)];
 /** Someone's id, as the handlers build keys from it. */
 const SOMEONE = '5a7e2c1d-8b3f-4c6a-9d2e-1f0b3a4c5d6e';
 const PUBLIC_ROUTES = ROUTES.filter((route) => route.auth === 'public');
@@ -317,9 +323,30 @@ describe('Lambda functions', () => {
       expect(props.TracingConfig).toEqual({ Mode: 'Active' });
       expect(props.Handler).toBe('index.handler');
       expect(props.Timeout).toBeGreaterThan(0);
-      expect(props.Timeout).toBeLessThanOrEqual(10);
+      // A request's function stops at API Gateway's 10 s; a scheduled one has its own, at most 5 minutes.
+      const scheduled = Object.values(SCHEDULED).find((definition) => definition.id === id);
+      expect(props.Timeout).toBeLessThanOrEqual(scheduled ? scheduled.timeoutSeconds : 10);
+      expect(props.Timeout).toBeLessThanOrEqual(300);
     },
   );
+
+  it('runs FinishErases every 5 minutes on an EventBridge rule, without retries (the next run retries)', () => {
+    const rules = Object.values(resourcesOf(prod.template, 'AWS::Events::Rule'));
+    expect(rules).toHaveLength(1);
+    expect(rules[0]?.Properties).toMatchObject({
+      ScheduleExpression: 'rate(5 minutes)',
+      State: 'ENABLED',
+      Targets: [
+        {
+          Arn: {
+            'Fn::GetAtt': [logicalIdOf(prod.stack, prod.stack.functions['FinishErases']!.function), 'Arn'],
+          },
+          RetryPolicy: { MaximumRetryAttempts: 0 },
+        },
+      ],
+    });
+    expect(functionResource(prod, 'FinishErases').Properties.Timeout).toBe(300);
+  });
 
   it('gives Cognito triggers at most the 5 seconds Cognito waits', () => {
     for (const trigger of Object.values(TRIGGERS)) {
@@ -579,6 +606,7 @@ describe('least-privilege IAM', () => {
       // Whatever is pending for the erased person, and never a session or a proof.
       DeleteUser: ERASE,
       DeleteMe: ERASE,
+      FinishErases: ERASE,
     };
     for (const definition of ALL_FUNCTIONS) {
       const onChallenges = dynamoPermissions(prod, definition.id).filter((line) =>
@@ -744,7 +772,7 @@ describe('least-privilege IAM', () => {
       'RegisterPasskey',
     ]);
     // Only the erase removes an account, one item by key: no function may batch-write (so put) one.
-    expect(allowed('dynamodb:DeleteItem')).toEqual(['DeleteMe', 'DeleteUser']);
+    expect(allowed('dynamodb:DeleteItem')).toEqual(['DeleteMe', 'DeleteUser', 'FinishErases']);
     for (const action of [
       'dynamodb:BatchWriteItem',
       'dynamodb:BatchGetItem',
@@ -768,6 +796,7 @@ describe('least-privilege IAM', () => {
     expect(allowed('dynamodb:DeleteItem')).toEqual([
       'DeleteMe',
       'DeleteUser',
+      'FinishErases',
       'RegisterPasskey',
       'RemovePasskey',
     ]);
@@ -784,7 +813,7 @@ describe('least-privilege IAM', () => {
       )
         .map((definition) => definition.id)
         .sort(),
-    ).toEqual(['DeleteMe', 'DeleteUser']);
+    ).toEqual(['DeleteMe', 'DeleteUser', 'FinishErases']);
   });
 
   it.each(ALL_FUNCTIONS)('$id may call exactly its Cognito actions, on this pool only', (definition) => {

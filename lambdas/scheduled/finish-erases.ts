@@ -1,0 +1,53 @@
+/**
+ * FinishErases, run every few minutes by EventBridge (and by `npm start` locally): finishes the erases
+ * that were cut short. Both erases (an admin's delete, a person's own) disable the account first and mark
+ * it `erasing`; the erase then runs in the request, and a request past its 10-second timeout, or one
+ * that met a failure, leaves a disabled account holding part of its data. The person cannot retry (their
+ * tokens ended with the disable), and nothing told an admin. Each such account, marked more than
+ * `ERASE_GRACE_MS` ago, is erased again (the erase finishes what it finds) and its deletion recorded as
+ * the request would have recorded it (docs/decisions/044-account-lifecycle.md).
+ */
+import type { AuditRecord, RequestOrigin } from '../common/audit';
+import { recordAudit } from '../common/audit';
+import { eraseAccount } from '../common/erase-account';
+import { logger } from '../common/logger';
+import { findUnfinishedErases } from '../common/repositories/accounts';
+
+/** An erase younger than this may still be running in its request (10 s at most): left to it. */
+export const ERASE_GRACE_MS = 2 * 60_000;
+
+/** Where the events this function records come from: no request, no address. */
+const SCHEDULED_ORIGIN: RequestOrigin = { ip: 'scheduled', userAgent: 'FinishErases' };
+
+export interface FinishedErases {
+  readonly finished: number;
+  readonly failed: number;
+}
+
+export const finishUnfinishedErases = async (now = Date.now()): Promise<FinishedErases> => {
+  let finished = 0;
+  let failed = 0;
+  for (const account of await findUnfinishedErases(now - ERASE_GRACE_MS)) {
+    const actorId = account.erasing?.by ?? account.userId;
+    try {
+      await eraseAccount(account, SCHEDULED_ORIGIN, actorId);
+      const deletion: AuditRecord =
+        actorId === account.userId
+          ? { type: 'account.deleted', actorId, subjectId: account.userId }
+          : { type: 'user.deleted', actorId, subjectId: account.userId };
+      await recordAudit(SCHEDULED_ORIGIN, deletion);
+      finished += 1;
+    } catch (error) {
+      // Tried again at the next run; the ids only, never the person's data.
+      logger.error('an unfinished erase could not be finished', {
+        userId: account.userId,
+        errorName: error instanceof Error ? error.name : typeof error,
+      });
+      failed += 1;
+    }
+  }
+  if (finished + failed > 0) logger.info('unfinished erases', { finished, failed });
+  return { finished, failed };
+};
+
+export const handler = async (): Promise<FinishedErases> => finishUnfinishedErases();
