@@ -42,6 +42,8 @@ export const ACCOUNT_MESSAGES = {
   changedMeanwhile: 'This account changed meanwhile. Please try again.',
   /** A recovery hands over the account: not while it is disabled (decision 044). */
   resetDisabled: 'Enable this person before resetting their access.',
+  // An erase cannot be undone: what it removed (passkeys, sign-in, records) is gone (ADR 044).
+  beingDeleted: 'This account is being deleted and cannot be enabled.',
 } as const;
 
 /** SPEC-2's labels and prompts, exact. */

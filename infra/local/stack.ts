@@ -38,6 +38,11 @@ export interface LocalStackOptions {
   /** More app clients of the pool (tests mint tokens with another audience with one). */
   readonly additionalClientIds?: readonly string[];
   /**
+   * Run the scheduled functions (FinishErases) on their schedule, as the stage does. Default true;
+   * tests that run them themselves turn it off, so no run can start in the middle of one.
+   */
+  readonly schedules?: boolean;
+  /**
    * Calls the start off (docs/decisions/053): it stops at its next step and rejects, having stopped
    * what it started, DynamoDB Local at once. A stack returned after the abort is the caller's to stop.
    */
@@ -260,7 +265,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
 
     const adminActivationLink = await ensureBootstrapAdmin(options.bootstrapAdminEmail, origin);
     // FinishErases and any other scheduled function, on the stage's schedule.
-    stoppers.push(startSchedules(options.repositoryRoot));
+    if (options.schedules ?? true) stoppers.push(startSchedules(options.repositoryRoot));
     return {
       origin,
       adminActivationLink,

@@ -2,6 +2,7 @@ import { API_FUNCTION_TIMEOUT_SECONDS } from '../../shared/constants';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
@@ -111,8 +112,14 @@ export class PlatformStack extends Stack {
 
     // The scheduled functions: each on an EventBridge rule of its own.
     for (const definition of Object.values(SCHEDULED)) {
+      if (definition.timeoutSeconds >= definition.everyMinutes * 60)
+        throw new Error(`${definition.id} could still run when the next run starts.`);
       const fn = createFunction(definition, Duration.seconds(definition.timeoutSeconds));
       fn.allowUserPool(this.auth.userPool, definition.cognitoActions);
+      // One run at a time, and no retry by EventBridge or by Lambda's asynchronous invocation: the next
+      // run is the retry, so two runs never work on the same thing at once.
+      (fn.function.node.defaultChild as CfnFunction).reservedConcurrentExecutions = 1;
+      fn.function.configureAsyncInvoke({ retryAttempts: 0 });
       new Rule(functionsScope, `${definition.id}Schedule`, {
         description: `Runs ${definition.id} every ${definition.everyMinutes} minutes`,
         schedule: Schedule.rate(Duration.minutes(definition.everyMinutes)),

@@ -9,7 +9,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableKey } from '../../shared/tables';
-import type { RequestOrigin } from './audit';
+import { auditTransactItem, type AuditRecord, type RequestOrigin } from './audit';
 import { ddb } from './aws';
 import { batchDeleteAll, queryAttributes } from './batch-write';
 import { unassignClientsOf } from './coaching';
@@ -70,11 +70,16 @@ const healthKeys = async (userId: string) => {
   ]);
 };
 
+/**
+ * Erases the person, and records `deletion` in the transaction that deletes the account item: true
+ * when this run did, false when another run of the erase got there first (its event is written then).
+ */
 export const eraseAccount = async (
   account: AccountRecord,
   origin: RequestOrigin,
   actorId: string,
-): Promise<void> => {
+  deletion: AuditRecord,
+): Promise<boolean> => {
   const { userId, email } = account;
   const passkeyIds = new Set([...(account.credentialIds ?? []), ...(await findPasskeyIdsOfUser(userId))]);
   for (const credentialId of passkeyIds) await deleteItem('passkeys', { credentialId });
@@ -102,5 +107,5 @@ export const eraseAccount = async (
     await deleteOwnItem('authChallenges', { pk }, 'userId', userId);
   await deleteOwnItem('invitations', { email }, 'usedBy', userId);
   await deleteItem('profiles', { userId });
-  await deleteAccount(userId);
+  return deleteAccount(userId, [auditTransactItem(origin, deletion)]);
 };

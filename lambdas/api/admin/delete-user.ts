@@ -1,11 +1,11 @@
 /**
  * DELETE /internal/v1/admin/users/{userId}: erases the person and everything their account holds.
  * The account is disabled first, in a guarded transaction (so their tokens and sign-ins end at once),
- * then erased; the audit event is written last and stays.
+ * then erased; the audit event is written with the account item's delete, the erase's last step, and
+ * stays. An erase cut short is finished by FinishErases (lambdas/scheduled/finish-erases.ts).
  */
 import { ACCOUNT_MESSAGES } from '../../../shared/account';
-import { AUDIT_MESSAGES } from '../../../shared/audit';
-import { originOf, recordAudit } from '../../common/audit';
+import { originOf } from '../../common/audit';
 import { commitAdminChange, targetAccount } from '../../common/account-admin';
 import { endCoachingItems } from '../../common/coaching';
 import { eraseAccount } from '../../common/erase-account';
@@ -38,11 +38,10 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
     // The person's coach reads nothing of theirs from this commit on, however long the erase takes.
     with: await endCoachingItems(target.userId, origin, caller.sub, 'account-deleted'),
   });
-  await eraseAccount(target, origin, caller.sub);
-  await recordAudit(
-    origin,
-    { type: 'user.deleted', actorId: caller.sub, subjectId: target.userId },
-    { message: AUDIT_MESSAGES.unrecorded },
-  );
+  await eraseAccount(target, origin, caller.sub, {
+    type: 'user.deleted',
+    actorId: caller.sub,
+    subjectId: target.userId,
+  });
   return noContent();
 });

@@ -5,8 +5,7 @@
  */
 import { ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { ACCOUNT_MESSAGES, deleteMeRequestSchema } from '../../../shared/account';
-import { AUDIT_MESSAGES } from '../../../shared/audit';
-import { auditTransactItem, originOf, recordAudit } from '../../common/audit';
+import { auditTransactItem, originOf } from '../../common/audit';
 import { cognito } from '../../common/aws';
 import { attribute } from '../../common/cognito-users';
 import { userPoolId } from '../../common/env';
@@ -87,12 +86,11 @@ export const handler = httpHandler(
     });
     if (!disabled)
       throw new Conflict(isAdmin ? ACCOUNT_MESSAGES.lastAdmin : ACCOUNT_MESSAGES.changedMeanwhile);
-    await eraseAccount(account, origin, caller.sub);
-    await recordAudit(
-      origin,
-      { type: 'account.deleted', actorId: caller.sub, subjectId: caller.sub },
-      { message: AUDIT_MESSAGES.unrecorded },
-    );
+    await eraseAccount(account, origin, caller.sub, {
+      type: 'account.deleted',
+      actorId: caller.sub,
+      subjectId: caller.sub,
+    });
     return noContent();
   },
 );

@@ -325,20 +325,19 @@ export const removeCredentialItem = (userId: string, credentialId: string): Tran
   },
 });
 
-/** Transaction item deleting the account item, if it exists. */
-const DELETE_ATTEMPTS = 3;
+/**
+ * Whether an account is an erase that began (the disable that marked it) before `before` (epoch
+ * milliseconds) and has not finished: disabled, and marked `erasing`.
+ */
+export const isUnfinishedErase = (account: AccountRecord | undefined, before: number): boolean =>
+  account?.status === 'disabled' && account.erasing !== undefined && account.erasing.at < before;
 
 /**
- * Deletes the account item (the last step of an erase) and takes the person out of the counts in the
- * same transaction, conditioned on the status the counts are corrected by. Already gone is fine.
+ * The ids of the accounts that may be unfinished erases: the disabled accounts (`byStatus`, keyed by
+ * status) marked `erasing`. Eventually consistent: read each again (`getAccount`) before acting on it.
  */
-/**
- * The accounts whose erase began (their disable) before `before` (epoch milliseconds) and has not
- * finished: disabled, with the `erasing` mark of their last disable. Read through `byStatus`, which lists
- * the disabled accounts only, then each account read again consistently.
- */
-export const findUnfinishedErases = async (before: number): Promise<AccountRecord[]> => {
-  const candidates: string[] = [];
+export const findErasingAccountIds = async (): Promise<string[]> => {
+  const ids: string[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await ddb.send(
@@ -353,23 +352,24 @@ export const findUnfinishedErases = async (before: number): Promise<AccountRecor
         ExclusiveStartKey,
       }),
     );
-    for (const item of page.Items ?? []) candidates.push(String(item.userId));
+    for (const item of page.Items ?? []) ids.push(String(item.userId));
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
-  const accounts = await Promise.all(candidates.map((userId) => getAccount(userId)));
-  return accounts.filter(
-    (account): account is AccountRecord =>
-      account?.status === 'disabled' &&
-      account.erasing !== undefined &&
-      account.erasing.at === account.disabledAt &&
-      account.erasing.at < before,
-  );
+  return ids;
 };
 
-export const deleteAccount = async (userId: string): Promise<void> => {
+const DELETE_ATTEMPTS = 3;
+
+/**
+ * Deletes the account item (the last step of an erase) and takes the person out of the counts in the
+ * same transaction, conditioned on the status the counts are corrected by, with `also` (the deletion's
+ * audit event). True when this call deleted it; false when it was gone already (another run of the
+ * erase finished first), so the event is written exactly once.
+ */
+export const deleteAccount = async (userId: string, also: readonly TransactItem[] = []): Promise<boolean> => {
   for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt += 1) {
     const gate = await getAccountGate(userId);
-    if (!gate) return;
+    if (!gate) return false;
     const deleted = await transactIf({
       TransactItems: [
         {
@@ -382,9 +382,10 @@ export const deleteAccount = async (userId: string): Promise<void> => {
           },
         },
         ...countsUpdateItem({ people: -1, disabled: gate.status === 'disabled' ? -1 : 0 }),
+        ...also,
       ],
     });
-    if (deleted) return;
+    if (deleted) return true;
   }
   throw new Error('The account kept changing while it was erased.');
 };

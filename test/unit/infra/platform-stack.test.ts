@@ -330,7 +330,7 @@ describe('Lambda functions', () => {
     },
   );
 
-  it('runs FinishErases every 5 minutes on an EventBridge rule, without retries (the next run retries)', () => {
+  it('runs FinishErases every 5 minutes, one run at a time, never retried (the next run retries), within the interval', () => {
     const rules = Object.values(resourcesOf(prod.template, 'AWS::Events::Rule'));
     expect(rules).toHaveLength(1);
     expect(rules[0]?.Properties).toMatchObject({
@@ -345,7 +345,17 @@ describe('Lambda functions', () => {
         },
       ],
     });
-    expect(functionResource(prod, 'FinishErases').Properties.Timeout).toBe(300);
+    const props = functionResource(prod, 'FinishErases').Properties;
+    expect(props.Timeout).toBe(240);
+    expect(props.ReservedConcurrentExecutions).toBe(1);
+    const [invokeConfig, ...others] = Object.values(
+      resourcesOf(prod.template, 'AWS::Lambda::EventInvokeConfig'),
+    );
+    expect(others).toEqual([]);
+    expect(invokeConfig?.Properties).toMatchObject({
+      FunctionName: { Ref: logicalIdOf(prod.stack, prod.stack.functions['FinishErases']!.function) },
+      MaximumRetryAttempts: 0,
+    });
   });
 
   it('gives Cognito triggers at most the 5 seconds Cognito waits', () => {
