@@ -36,7 +36,7 @@ export interface AccountRecord {
   /**
    * Set by the disable that starts an erase (an admin's delete, or the person's own): when (epoch
    * milliseconds, the same as `disabledAt`) and by whom. An erase cut short is finished from it
-   * (`lambdas/scheduled/finish-erases.ts`); a later enable and disable leave it stale (`disabledAt` moves).
+   * (`lambdas/scheduled/finish-erases.ts`), and an account marked so is never enabled again.
    */
   readonly erasing?: { readonly at: number; readonly by: string };
   readonly createdAt: string;
