@@ -30,8 +30,8 @@ export const finishUnfinishedErases = async (now = Date.now()): Promise<Finished
   for (const userId of await findErasingAccountIds()) {
     // Read again right before: the index lags its table, and the run may be minutes in.
     const account = await getAccount(userId);
-    if (!account || !isUnfinishedErase(account, now - ERASE_GRACE_MS)) continue;
-    const actorId = account.erasing?.by ?? account.userId;
+    if (!isUnfinishedErase(account, now - ERASE_GRACE_MS)) continue;
+    const actorId = account.erasing.by;
     const deletion: AuditRecord =
       actorId === account.userId
         ? { type: 'account.deleted', actorId, subjectId: account.userId }

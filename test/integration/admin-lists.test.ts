@@ -395,27 +395,28 @@ describe("the counters' items", () => {
   });
 });
 
+/** Makes the erase stop at its last step (the account item and the counts), as a timeout would. */
+const atLastStep = (userId: string) =>
+  [
+    'TransactWriteItemsCommand',
+    `"Key":{"userId":"${userId}"},"ConditionExpression":"#status = :status"`,
+  ] as const;
+/** Makes it stop at its first (a passkey), before anything of the person is gone. */
+const atFirstStep = ['DeleteItemCommand', '"credentialId"'] as const;
+const cutShort = async <T>(
+  [command, marker]: readonly [string, string],
+  request: () => Promise<T>,
+): Promise<T> => {
+  const cut = await refuse(command, marker, () => new Error('Task timed out'), 1);
+  try {
+    return await request();
+  } finally {
+    expect(cut.count()).toBe(1);
+    cut.remove();
+  }
+};
+
 describe('an erase cut short, finished by FinishErases (lambdas/scheduled/finish-erases.ts)', () => {
-  /** Makes the erase stop at its last step (the account item and the counts), as a timeout would. */
-  const atLastStep = (userId: string) =>
-    [
-      'TransactWriteItemsCommand',
-      `"Key":{"userId":"${userId}"},"ConditionExpression":"#status = :status"`,
-    ] as const;
-  /** Makes it stop at its first (a passkey), before anything of the person is gone. */
-  const atFirstStep = ['DeleteItemCommand', '"credentialId"'] as const;
-  const cutShort = async <T>(
-    [command, marker]: readonly [string, string],
-    request: () => Promise<T>,
-  ): Promise<T> => {
-    const cut = await refuse(command, marker, () => new Error('Task timed out'), 1);
-    try {
-      return await request();
-    } finally {
-      expect(cut.count()).toBe(1);
-      cut.remove();
-    }
-  };
   const accountOf = async (userId: string) =>
     (await world.scan('accounts')).find((item) => item.userId === userId);
   const eventsAbout = async (userId: string) =>
@@ -506,19 +507,10 @@ describe('an erase cut short, run again after the email was invited anew', () =>
   it("leaves the new invitation and its count alone: only the erased person's items go", async () => {
     const email = nextEmail('rerun');
     const person = await activate(email);
-    // The erase stops at its last step (the account item and the counts), as a timeout would leave it.
-    const cut = await refuse(
-      'TransactWriteItemsCommand',
-      `"Key":{"userId":"${person.userId}"},"ConditionExpression":"#status = :status"`,
-      () => new Error('Task timed out'),
-      1,
+    const answer = await cutShort(atLastStep(person.userId), () =>
+      api('DELETE', `/internal/v1/admin/users/${person.userId}`),
     );
-    try {
-      expect((await api('DELETE', `/internal/v1/admin/users/${person.userId}`)).status).toBe(500);
-      expect(cut.count()).toBe(1);
-    } finally {
-      cut.remove();
-    }
+    expect(answer.status).toBe(500);
     // The person's invitation went with the erase, so the email can be invited again: someone new.
     const code = await invite(email);
     const before = await counts();

@@ -329,7 +329,10 @@ export const removeCredentialItem = (userId: string, credentialId: string): Tran
  * Whether an account is an erase that began (the disable that marked it) before `before` (epoch
  * milliseconds) and has not finished: disabled, and marked `erasing`.
  */
-export const isUnfinishedErase = (account: AccountRecord | undefined, before: number): boolean =>
+export const isUnfinishedErase = (
+  account: AccountRecord | undefined,
+  before: number,
+): account is AccountRecord & { readonly erasing: NonNullable<AccountRecord['erasing']> } =>
   account?.status === 'disabled' && account.erasing !== undefined && account.erasing.at < before;
 
 /**
