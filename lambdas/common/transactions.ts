@@ -2,6 +2,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb } from './aws';
+import { countsOnAnotherShard } from './repositories/directory';
 
 /**
  * Whether a cancelled transaction only collided with another one on the same item (DynamoDB's
@@ -22,17 +23,20 @@ const TRANSACTION_ATTEMPTS = 4;
 
 /**
  * Commits a transaction, trying again (with a short random pause) when it only collided with another
- * transaction on a shared item, such as the client's coaching state that every health write updates.
- * A failed condition is never retried: the caller sees it as before.
+ * transaction on a shared item, such as the client's coaching state that every health write updates;
+ * each try adds to another shard of the counts. A failed condition is never retried: the caller sees
+ * it as before.
  */
 export const transactWrite = async (input: TransactWriteCommandInput): Promise<void> => {
+  let items = input.TransactItems ?? [];
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await ddb.send(new TransactWriteCommand(input));
+      await ddb.send(new TransactWriteCommand({ ...input, TransactItems: items }));
       return;
     } catch (error) {
       if (attempt >= TRANSACTION_ATTEMPTS || !onlyConflicted(error)) throw error;
       await new Promise((done) => setTimeout(done, Math.random() * 25 * 2 ** attempt));
+      items = countsOnAnotherShard(items);
     }
   }
 };

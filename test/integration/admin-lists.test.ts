@@ -4,6 +4,7 @@
  * counters kept in the same transactions as the writes: each person exactly once across pages while
  * people come and go, and counts equal to what the tables hold after every kind of write.
  */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -365,6 +366,72 @@ describe('counts kept on write (issue 12)', () => {
     const after = await counts();
     expect(after).toEqual(await truth());
     expect(after.people).toBe(before.people - 1);
+  });
+});
+
+/**
+ * Holds the shard of the counts that the first transaction mentioning `marker` adds to, as other
+ * writes at the same moment would: every transaction mentioning `marker` that adds to that shard is
+ * cancelled the way DynamoDB cancels a collision (`TransactionConflict` on the counts' item).
+ */
+const holdCountsShard = async (marker: string) => {
+  const { ddb } = await import('../../lambdas/common/aws');
+  const name = `hold counts shard ${marker}`;
+  let held: string | undefined;
+  let refused = 0;
+  const hook: InitializeMiddleware<object, MetadataBearer> = (next, context) => async (args) => {
+    const items = (args.input as { TransactItems?: { Update?: { Key?: { userId?: unknown } } }[] })
+      .TransactItems;
+    const counts =
+      items?.findIndex((item) => String(item.Update?.Key?.userId).startsWith('directory#counts#')) ?? -1;
+    if (
+      context.commandName === 'TransactWriteItemsCommand' &&
+      counts >= 0 &&
+      JSON.stringify(args.input).includes(marker)
+    ) {
+      const shard = String(items?.[counts]?.Update?.Key?.userId);
+      held ??= shard;
+      if (shard === held) {
+        refused += 1;
+        throw new TransactionCanceledException({
+          message: 'Transaction cancelled, please refer cancellation reasons for specific reasons',
+          $metadata: {},
+          CancellationReasons: (items ?? []).map((_, i) => ({
+            Code: i === counts ? 'TransactionConflict' : 'None',
+          })),
+        });
+      }
+    }
+    return next(args);
+  };
+  ddb.middlewareStack.add(hook, { step: 'initialize', name });
+  return { refused: () => refused, remove: () => ddb.middlewareStack.remove(name) };
+};
+
+describe('a shard of the counts held by other writes', () => {
+  it('does not refuse an invitation or an activation: the next try adds to another shard, counted once', async () => {
+    const email = nextEmail('crowded');
+    const before = await counts();
+    const invited = await holdCountsShard(email);
+    let code = '';
+    try {
+      code = await invite(email);
+      expect(invited.refused()).toBe(1);
+    } finally {
+      invited.remove();
+    }
+    expect(await counts()).toEqual({ ...before, pendingInvitations: before.pendingInvitations + 1 });
+
+    const activated = await holdCountsShard(email);
+    try {
+      const person = await world.http.activate(email, code);
+      expect(person.userId).toBeTruthy();
+      expect(activated.refused()).toBe(1);
+    } finally {
+      activated.remove();
+    }
+    expect(await counts()).toEqual({ ...before, people: before.people + 1 });
+    expect(await counts()).toEqual(await truth());
   });
 });
 

@@ -26,7 +26,8 @@ export const countKeys = (): { userId: string }[] =>
 
 /**
  * The transaction item adding `delta` to the counts (a negative number subtracts), in a list to
- * spread into a transaction: empty when `delta` changes nothing.
+ * spread into a transaction: empty when `delta` changes nothing. `transactWrite` moves it to another
+ * shard when it tries the transaction again (`countsOnAnotherShard`).
  */
 export const countsUpdateItem = (
   delta: Partial<DirectoryCounts>,
@@ -46,6 +47,21 @@ export const countsUpdateItem = (
     },
   ];
 };
+
+/**
+ * The same transaction items with the counts' update moved to a shard other than the one it had, for
+ * the next try of a transaction that collided: a shard held by other writes for a while (activations
+ * at the same moment) must not cancel every try, which the caller would read as its own condition
+ * failing ('code used', 'invitation exists'). The other items are the very same objects.
+ */
+export const countsOnAnotherShard = (items: readonly TransactItem[]): TransactItem[] =>
+  items.map((item) => {
+    const key: unknown = item.Update?.Key?.userId;
+    if (item.Update === undefined || typeof key !== 'string' || !key.startsWith(COUNTS_PREFIX)) return item;
+    const shard = Number(key.slice(COUNTS_PREFIX.length));
+    const next = (shard + 1 + Math.floor(Math.random() * (COUNT_SHARDS - 1))) % COUNT_SHARDS;
+    return { ...item, Update: { ...item.Update, Key: { userId: `${COUNTS_PREFIX}${next}` } } };
+  });
 
 /** How an account's status change moves the counts. */
 export const statusDelta = (before: string, after: string | undefined): Partial<DirectoryCounts> => {
