@@ -6,6 +6,7 @@
  *
  *   npm run deploy -- --stage dev [--region us-west-2] [--skip-infra] [--approve] [--dry-run]
  *                     [-c domainName=app.example.com -c certificateArn=arn:aws:acm:us-east-1:...]
+ *                     [-c alarmEmail=ops@example.com]
  *
  * Needs AWS credentials in the usual places (AWS_PROFILE, environment, SSO) and the AWS CLI v2.
  */
@@ -344,6 +345,13 @@ export function deploy(options: DeployOptions): void {
   }
   console.log(`\nStage ${options.stage} is live at ${outputs.appUrl}`);
   console.log(`API: ${buildEnvironment.VITE_API_BASE_URL}`);
+  console.log(
+    `Alarms go to ${outputs.alarmTopicArn}${
+      options.context.some((entry) => entry.startsWith('alarmEmail='))
+        ? ''
+        : ': nobody is told until someone subscribes (deploy with -c alarmEmail=you@example.com, or subscribe to the topic)'
+    }`,
+  );
   console.log(
     `First deploy of this stage? Invite the first admin:\n  npm run invite -- --stage ${options.stage} --email you@example.com --role admins`,
   );

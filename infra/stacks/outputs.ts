@@ -11,6 +11,7 @@ export const STACK_OUTPUTS = {
   siteBucketName: 'SiteBucketName',
   distributionId: 'DistributionId',
   invitationsTableName: 'InvitationsTableName',
+  alarmTopicArn: 'AlarmTopicArn',
 } as const;
 
 export type StackOutputKey = keyof typeof STACK_OUTPUTS;

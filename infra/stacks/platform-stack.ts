@@ -10,6 +10,7 @@ import { Construct } from 'constructs';
 import { ROUTES, SCHEDULED, TRIGGERS, type FunctionDefinition, type TableAccess } from '../../lambdas/routes';
 import { WEBAUTHN_RP_NAME } from '../../shared/constants';
 import { TABLES, type TableKey } from '../../shared/tables';
+import { OperationsAlarms } from '../constructs/alarms';
 import { AppFunction } from '../constructs/app-function';
 import { DataTables } from '../constructs/data-tables';
 import { PasskeyUserPool } from '../constructs/passkey-user-pool';
@@ -41,6 +42,13 @@ export class PlatformStack extends Stack {
   readonly auth: PasskeyUserPool;
   readonly api: PlatformApi;
   readonly site: SpaSite;
+  readonly alarms: OperationsAlarms;
+
+  private functionOf(id: string) {
+    const fn = this.functions[id];
+    if (!fn) throw new Error(`No function ${id}.`);
+    return fn.function;
+  }
 
   constructor(scope: Construct, id: string, props: PlatformStackProps) {
     super(scope, id, props);
@@ -167,6 +175,15 @@ export class PlatformStack extends Stack {
       },
     });
 
+    this.alarms = new OperationsAlarms(this, 'Alarms', {
+      stage: config.stage,
+      email: config.alarmEmail,
+      logGroups: Object.values(this.functions).map((fn) => fn.logGroup),
+      signInTriggers: Object.values(TRIGGERS).map((definition) => this.functionOf(definition.id)),
+      scheduled: Object.values(SCHEDULED).map((definition) => this.functionOf(definition.id)),
+      apiStage: this.api.restApi.deploymentStage,
+    });
+
     const output = (key: keyof typeof STACK_OUTPUTS, value: string, description: string) =>
       new CfnOutput(this, STACK_OUTPUTS[key], { value, description });
     output('appUrl', this.site.origin, 'URL of the app');
@@ -180,6 +197,7 @@ export class PlatformStack extends Stack {
       'Invitations table, for bootstrapping the first admin (npm run invite)',
     );
     output('siteBucketName', this.site.bucket.bucketName, 'Bucket the deploy script uploads web/dist to');
+    output('alarmTopicArn', this.alarms.topic.topicArn, 'SNS topic of the alarms: subscribe to be told');
     output(
       'distributionId',
       this.site.distribution.distributionId,

@@ -16,6 +16,8 @@ export interface StageConfig {
   readonly retain: boolean;
   /** From `-c domainName=... -c certificateArn=...`; otherwise the CloudFront domain is the app host. */
   readonly customDomain?: CustomDomain;
+  /** From `-c alarmEmail=...`: who the alarms email (docs/decisions/064-alarms.md). */
+  readonly alarmEmail?: string;
 }
 
 /** A missing or invalid context value: a usage error, reported in one line. */
@@ -59,10 +61,15 @@ export function stageConfigFromContext(node: Node): StageConfig {
       `The certificate must be an ACM certificate in us-east-1, where CloudFront takes them from: ${certificateArn}`,
     );
   }
+  const alarmEmail = contextString(node, 'alarmEmail');
+  if (alarmEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(alarmEmail)) {
+    throw new StageConfigError(`Invalid alarmEmail "${alarmEmail}": give one email address.`);
+  }
   return {
     stage,
     region: contextString(node, 'region') ?? DEFAULT_REGION,
     retain: !DISPOSABLE_STAGES.includes(stage),
     ...(domainName && certificateArn && { customDomain: { domainName, certificateArn } }),
+    ...(alarmEmail && { alarmEmail }),
   };
 }

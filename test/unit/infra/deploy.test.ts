@@ -23,6 +23,7 @@ const OUTPUTS: StackOutputs = {
   siteBucketName: 'site-bucket',
   distributionId: 'E123',
   invitationsTableName: 'MetabolicCoaching-dev-invitations',
+  alarmTopicArn: 'arn:aws:sns:us-west-2:111111111111:alarms',
 };
 
 describe('deploy arguments', () => {

@@ -36,6 +36,13 @@ describe('stage configuration from context', () => {
     expect(configFor({ stage: 'prod' }).customDomain).toBeUndefined();
   });
 
+  it('takes one email address for the alarms, and refuses anything else before any deploy', () => {
+    expect(configFor({ stage: 'prod', alarmEmail: 'ops@example.com' }).alarmEmail).toBe('ops@example.com');
+    expect(configFor({ stage: 'prod' }).alarmEmail).toBeUndefined();
+    for (const alarmEmail of ['ops', 'ops@example', 'a@example.com,b@example.com', 'ops @example.com'])
+      expect(() => configFor({ stage: 'prod', alarmEmail }), alarmEmail).toThrow(/Invalid alarmEmail/);
+  });
+
   it('refuses a certificate outside us-east-1, which CloudFront cannot use, before any deploy', () => {
     for (const certificateArn of [
       'arn:aws:acm:eu-west-1:111111111111:certificate/00000000-0000-0000-0000-000000000000',
