@@ -5,13 +5,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { LocalStackFile } from '../infra/local/stack';
 import { STACK_OUTPUTS } from '../infra/stacks/outputs';
 import { stackNameFor } from '../infra/stacks/stage-config';
 import { DEFAULT_REGION } from '../shared/constants';
-import { TABLES } from '../shared/tables';
+import { TABLE_KEYS, TABLES, type TableKey } from '../shared/tables';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -39,6 +40,36 @@ const useLocalStack = async (): Promise<string> => {
   return stack.origin;
 };
 
+/**
+ * The environment `invite` needs against a deployed stage, from its stack outputs: the pool, the region,
+ * and every table by the variable the functions read it from (`TableNames`), as an invitation writes to
+ * more than its own table (the counts live in accounts; a former user's profile is looked up).
+ */
+export const stageEnvironment = (
+  outputs: ReadonlyMap<string | undefined, string | undefined>,
+  stage: string,
+  region: string,
+): Record<string, string> => {
+  const need = (key: keyof typeof STACK_OUTPUTS): string => {
+    const value = outputs.get(STACK_OUTPUTS[key]);
+    if (!value)
+      throw new Error(`The stack of stage "${stage}" has no output ${STACK_OUTPUTS[key]}: deploy it first.`);
+    return value;
+  };
+  const tables = JSON.parse(need('tableNames')) as Partial<Record<TableKey, string>>;
+  return {
+    AWS_REGION: region,
+    USER_POOL_ID: need('userPoolId'),
+    ...Object.fromEntries(
+      TABLE_KEYS.map((key) => {
+        const name = tables[key];
+        if (!name) throw new Error(`The stack of stage "${stage}" names no ${key} table: deploy it again.`);
+        return [TABLES[key].envVar, name];
+      }),
+    ),
+  };
+};
+
 /** Points the repositories at a deployed stage, from its stack outputs; answers the app URL. */
 const useStage = async (stage: string, region: string): Promise<string> => {
   const client = new CloudFormationClient({ region });
@@ -50,15 +81,15 @@ const useStage = async (stage: string, region: string): Promise<string> => {
       ),
     );
   const outputs = new Map((described.Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey, o.OutputValue]));
-  const need = (key: keyof typeof STACK_OUTPUTS): string =>
-    outputs.get(STACK_OUTPUTS[key]) ??
-    fail(`The stack of stage "${stage}" has no output ${STACK_OUTPUTS[key]}: deploy it first.`);
-  Object.assign(process.env, {
-    AWS_REGION: region,
-    USER_POOL_ID: need('userPoolId'),
-    [TABLES.invitations.envVar]: need('invitationsTableName'),
-  });
-  return need('appUrl');
+  try {
+    Object.assign(process.env, stageEnvironment(outputs, stage, region));
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  return (
+    outputs.get(STACK_OUTPUTS.appUrl) ??
+    fail(`The stack of stage "${stage}" has no output ${STACK_OUTPUTS.appUrl}.`)
+  );
 };
 
 const main = async () => {
@@ -93,4 +124,5 @@ const main = async () => {
   console.log(`Activation link: ${activationLink(origin, invitation.activationCode)}`);
 };
 
-main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

@@ -10,8 +10,8 @@ export const STACK_OUTPUTS = {
   region: 'Region',
   siteBucketName: 'SiteBucketName',
   distributionId: 'DistributionId',
-  invitationsTableName: 'InvitationsTableName',
   alarmTopicArn: 'AlarmTopicArn',
+  tableNames: 'TableNames',
 } as const;
 
 export type StackOutputKey = keyof typeof STACK_OUTPUTS;

@@ -9,7 +9,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ROUTES, SCHEDULED, TRIGGERS, type FunctionDefinition, type TableAccess } from '../../lambdas/routes';
 import { WEBAUTHN_RP_NAME } from '../../shared/constants';
-import { TABLES, type TableKey } from '../../shared/tables';
+import { TABLE_KEYS, TABLES, type TableKey } from '../../shared/tables';
 import { OperationsAlarms } from '../constructs/alarms';
 import { AppFunction } from '../constructs/app-function';
 import { DataTables } from '../constructs/data-tables';
@@ -191,12 +191,12 @@ export class PlatformStack extends Stack {
     output('userPoolId', this.auth.userPool.userPoolId, 'Cognito user pool id (VITE_USER_POOL_ID)');
     output('userPoolClientId', this.auth.client.userPoolClientId, 'App client id (VITE_USER_POOL_CLIENT_ID)');
     output('region', this.region, 'Region of the stack (VITE_AWS_REGION)');
-    output(
-      'invitationsTableName',
-      this.tables.table('invitations').tableName,
-      'Invitations table, for bootstrapping the first admin (npm run invite)',
-    );
     output('siteBucketName', this.site.bucket.bucketName, 'Bucket the deploy script uploads web/dist to');
+    output(
+      'tableNames',
+      this.toJsonString(Object.fromEntries(TABLE_KEYS.map((key) => [key, this.tables.table(key).tableName]))),
+      'Every table, by its key in shared/tables.ts: what npm run invite writes to',
+    );
     output('alarmTopicArn', this.alarms.topic.topicArn, 'SNS topic of the alarms: subscribe to be told');
     output(
       'distributionId',

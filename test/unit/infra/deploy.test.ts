@@ -22,7 +22,7 @@ const OUTPUTS: StackOutputs = {
   region: 'us-west-2',
   siteBucketName: 'site-bucket',
   distributionId: 'E123',
-  invitationsTableName: 'MetabolicCoaching-dev-invitations',
+  tableNames: '{"invitations":"MetabolicCoaching-dev-invitations"}',
   alarmTopicArn: 'arn:aws:sns:us-west-2:111111111111:alarms',
 };
 
