@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
@@ -9,6 +9,7 @@ import {
   type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -41,6 +42,8 @@ export type AlarmKey = keyof typeof ALARM_RULES;
 
 export interface OperationsAlarmsProps {
   readonly stage: string;
+  /** What every alarm's name starts with (the stack's name): the topic lets only those alarms publish. */
+  readonly namePrefix: string;
   /** Who is told by email (`-c alarmEmail=...`); without one, subscribe to the topic yourself. */
   readonly email?: string;
   /** Every function's log group: each gets the error-line filter. */
@@ -75,6 +78,27 @@ export class OperationsAlarms extends Construct {
       },
     ]);
     if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
+    // The topic's own policy (TLS only) replaces SNS's default one, so CloudWatch is let in by name:
+    // this account's alarms of this stage, and no other service or account.
+    const stack = Stack.of(this);
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: {
+            'aws:SourceArn': stack.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: `${props.namePrefix}-*`,
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+        },
+      }),
+    );
 
     const namespace = metricNamespaceFor(props.stage);
     props.logGroups.forEach((logGroup, index) => {
@@ -130,7 +154,9 @@ export class OperationsAlarms extends Construct {
     const action = new SnsAction(this.topic);
     this.alarms = Object.fromEntries(
       (Object.keys(ALARM_RULES) as AlarmKey[]).map((key) => {
-        const alarm = new Alarm(this, key.charAt(0).toUpperCase() + key.slice(1), {
+        const name = key.charAt(0).toUpperCase() + key.slice(1);
+        const alarm = new Alarm(this, name, {
+          alarmName: `${props.namePrefix}-${name}`,
           metric: metrics[key],
           threshold: ALARM_RULES[key].threshold,
           evaluationPeriods: 1,

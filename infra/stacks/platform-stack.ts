@@ -177,6 +177,7 @@ export class PlatformStack extends Stack {
 
     this.alarms = new OperationsAlarms(this, 'Alarms', {
       stage: config.stage,
+      namePrefix: this.stackName,
       email: config.alarmEmail,
       logGroups: Object.values(this.functions).map((fn) => fn.logGroup),
       signInTriggers: Object.values(TRIGGERS).map((definition) => this.functionOf(definition.id)),

@@ -164,10 +164,28 @@ describe('the alarms', () => {
 });
 
 describe('the alarm topic', () => {
-  it('takes only TLS, and says its ARN as a stack output', () => {
+  it("takes only TLS, lets CloudWatch publish for this stage's alarms only, and says its ARN as a stack output", () => {
     const policies = Object.values(resourcesOf(prod.template, 'AWS::SNS::TopicPolicy'));
     expect(policies).toHaveLength(1);
-    expect(JSON.stringify(policies[0]?.Properties)).toContain('"aws:SecureTransport":"false"');
+    const statements = (policies[0]?.Properties.PolicyDocument as { Statement: Record<string, Json>[] })
+      .Statement;
+    expect(JSON.stringify(statements)).toContain('"aws:SecureTransport":"false"');
+    const allowed = statements.filter((statement) => statement.Effect === 'Allow');
+    expect(allowed).toHaveLength(1);
+    expect(allowed[0]).toMatchObject({
+      Principal: { Service: 'cloudwatch.amazonaws.com' },
+      Action: 'sns:Publish',
+      Resource: topicRef(prod),
+      Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+    });
+    const source = flatten(
+      (allowed[0]?.Condition as { ArnLike: Record<string, Json> }).ArnLike['aws:SourceArn'],
+    );
+    expect(source).toBe('arn:aws:cloudwatch:us-west-2:${AWS::AccountId}:alarm:MetabolicCoaching-prod-*');
+    // Every alarm's name falls under it: a name outside it would fire and tell nobody.
+    for (const key of Object.keys(ALARM_RULES) as AlarmKey[]) {
+      expect(alarmOf(prod, key).AlarmName).toMatch(/^MetabolicCoaching-prod-[A-Z]\w+$/);
+    }
     const outputs = prod.template.toJSON().Outputs as Record<string, { Value: Json }>;
     expect(outputs[STACK_OUTPUTS.alarmTopicArn]?.Value).toEqual(topicRef(prod));
   });
