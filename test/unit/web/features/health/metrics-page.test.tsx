@@ -206,6 +206,11 @@ describe('Metrics & Analytics', () => {
     await app.user.click(screen.getByRole('button', { name: `Delete Meal from ${when(meal.eatenAt)}` }));
     await waitFor(() => expect(entryItems()).toHaveLength(0));
     expect(api.callsTo('DELETE', `/v1/logs/${meal.logId}`)).toHaveLength(1);
+    // The very last one: focus goes to the empty state that took the list's place, not to the page.
+    const entries = screen.getByRole('region', { name: 'Recent Entries' });
+    await waitFor(() =>
+      expect(within(entries).getByText(HEALTH_MESSAGES.noEntries).closest('.empty-state')).toHaveFocus(),
+    );
   });
 
   it('keeps the entry when the prompt is cancelled', async () => {

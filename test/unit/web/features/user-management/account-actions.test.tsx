@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_MESSAGES } from '../../../../../shared/account';
+import { MESSAGES } from '../../../../../shared/messages';
 import type { AdminUserListItem, Invitation } from '../../../../../shared/schemas';
 import * as cognito from '../../support/cognito-mock';
 import { adminUser, completeProfile, invitation, sessionUser } from '../../support/factories';
@@ -205,6 +206,21 @@ describe('User Management: account lifecycle', () => {
     await waitFor(() => expect(screen.queryByText('alex@example.com')).not.toBeInTheDocument());
     // The row's buttons left with it; the invitations' rows remain, and focus stays on the table.
     await waitFor(() => expect(screen.getByRole('region', { name: 'Users' })).toHaveFocus());
+  });
+
+  it('gives focus to what replaces the table when its very last row is deleted', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    invitations = [];
+    api.set(`DELETE ${USER_PATH}`, () => {
+      users = [];
+      return new Response(null, { status: 204 });
+    });
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Delete alex@example.com' }));
+    const empty = await screen.findByText(MESSAGES.noUsers);
+    expect(screen.queryByRole('region', { name: 'Users' })).not.toBeInTheDocument();
+    // Not the top of the page: the empty state that took the table's place.
+    await waitFor(() => expect(empty.closest('.empty-state')).toHaveFocus());
   });
 
   it('keeps the person when the delete prompt is declined', async () => {

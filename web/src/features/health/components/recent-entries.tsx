@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { MeasurementSystem } from '../../../../../shared/health';
 import { HEALTH_MESSAGES } from '../../../../../shared/health-messages';
 import { EmptyState } from '../../../components/empty-state';
@@ -22,13 +22,16 @@ interface RecentEntriesProps {
 /** Measurements and logs, newest first, readings off target marked in words. */
 export function RecentEntries({ entries, system, onDelete, deletingId }: RecentEntriesProps) {
   const [shown, setShown] = useState(PAGE_SIZE);
-  const list = useRef<HTMLUListElement>(null);
-  // A deleted entry's button leaves with its row: focus stays in the list.
+  const list = useRef<HTMLElement>(null);
+  const holdList = useCallback((element: HTMLElement | null) => {
+    list.current = element;
+  }, []);
+  // A deleted entry's button leaves with its row: focus stays in the list, or on what replaces it.
   useKeepFocusIn(list, entries);
-  if (!entries.length) return <EmptyState>{HEALTH_MESSAGES.noEntries}</EmptyState>;
+  if (!entries.length) return <EmptyState ref={holdList}>{HEALTH_MESSAGES.noEntries}</EmptyState>;
   return (
     <>
-      <ul className="entry-list" ref={list} tabIndex={-1} aria-label="Entries, newest first">
+      <ul className="entry-list" ref={holdList} tabIndex={-1} aria-label="Entries, newest first">
         {entries.slice(0, shown).map((entry) => {
           const { title, detail } = summarize(entry, system);
           const target = entry.source === 'measurement' ? targetLabel(entry.measurement) : undefined;

@@ -63,10 +63,13 @@ export function UserTable({
   search = '',
 }: UserTableProps) {
   const table = useRef<HTMLDivElement>(null);
-  // A deleted person's or invitation's buttons leave with the row: focus stays on the table.
+  // A deleted person's or invitation's buttons leave with the row: focus stays on the table, or on
+  // what replaces it.
   useKeepFocusIn(table, entries);
   if (entries.length === 0)
-    return hasMore ? null : <EmptyState>{search ? noSearchMatch(search) : EMPTY[tab]}</EmptyState>;
+    return hasMore ? null : (
+      <EmptyState ref={table}>{search ? noSearchMatch(search) : EMPTY[tab]}</EmptyState>
+    );
   return (
     <div className="table-scroll" role="region" aria-label="Users" tabIndex={0} ref={table}>
       <table className="table">
