@@ -15,8 +15,10 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { LAMBDA_CONCURRENCY_NEEDED } from '../infra/constructs/capacity';
 import { STACK_OUTPUTS, type StackOutputKey } from '../infra/stacks/outputs';
 import { stackNameFor } from '../infra/stacks/stage-config';
+import { SCHEDULED } from '../lambdas/routes';
 import { DEFAULT_REGION } from '../shared/constants';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -225,6 +227,54 @@ function checkPrerequisites(runner: Runner): void {
   }
 }
 
+/** What `aws lambda get-account-settings` says of the account's concurrency in the Region. */
+export interface LambdaAccountSettings {
+  readonly AccountLimit?: { readonly ConcurrentExecutions?: number };
+}
+
+/** Lambda keeps this much of an account's concurrency unreserved (all of it, when the limit is lower). */
+const UNRESERVED_MINIMUM = 100;
+
+/**
+ * Whether the stack can be deployed into an account with this Lambda concurrency, checked before
+ * `cdk deploy`: the stack reserves one run for each scheduled function (FinishErases), which Lambda
+ * refuses when it would leave less than its unreserved minimum, and CloudFormation then rolls the
+ * whole first deploy back (new accounts may start at a limit of 10). Below what decision 054 needs at
+ * the peak, the stage works, at less than the capacity it is sized for: a warning.
+ */
+export const concurrencyCheck = (
+  settings: LambdaAccountSettings,
+  region: string,
+  reserved = Object.keys(SCHEDULED).length,
+): { refused?: string; warning?: string } => {
+  const limit = settings.AccountLimit?.ConcurrentExecutions;
+  if (limit === undefined) return { warning: `Could not read the Lambda concurrency of ${region}.` };
+  const raise = `raise "Concurrent executions" for Lambda in Service Quotas (${region}) to ${LAMBDA_CONCURRENCY_NEEDED.toLocaleString('en-US')} (docs/decisions/054-capacity.md)`;
+  if (limit < UNRESERVED_MINIMUM + reserved)
+    return {
+      refused: `The account's Lambda concurrency in ${region} is ${limit}: the stack reserves ${reserved} for FinishErases and Lambda keeps ${Math.min(UNRESERVED_MINIMUM, limit)} unreserved, so the deploy would roll back. First ${raise}.`,
+    };
+  if (limit < LAMBDA_CONCURRENCY_NEEDED)
+    return {
+      warning: `The account's Lambda concurrency in ${region} is ${limit}: the stage works, below the peak it is sized for; ${raise}.`,
+    };
+  return {};
+};
+
+function checkConcurrency(runner: Runner, region: string): void {
+  let settings: LambdaAccountSettings;
+  try {
+    settings = JSON.parse(
+      runner.read('aws', ['lambda', 'get-account-settings', '--region', region, '--output', 'json']),
+    ) as LambdaAccountSettings;
+  } catch {
+    settings = {};
+  }
+  const { refused, warning } = concurrencyCheck(settings, region);
+  if (refused) throw new Error(refused);
+  if (warning) console.warn(`Warning: ${warning}`);
+}
+
 function fetchOutputs(runner: Runner, stackName: string, region: string): StackOutputs {
   const raw = runner.read('aws', [
     'cloudformation',
@@ -275,6 +325,7 @@ export function deploy(options: DeployOptions): void {
   const runner = new Runner(options.dryRun);
   const stackName = stackNameFor(options.stage);
   if (!options.dryRun) checkPrerequisites(runner);
+  if (!options.dryRun && !options.skipInfra) checkConcurrency(runner, options.region);
 
   // Phase 1: infrastructure. The stack's outputs are what phase 2 builds the SPA with.
   if (!options.skipInfra) {

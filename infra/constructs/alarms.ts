@@ -33,8 +33,12 @@ export const ALARM_RULES = {
   loggedErrors: { periodMinutes: 5, threshold: 1 },
   /** Any 5XX from the API: also what logs no error line (a handler timed out, a Lambda throttled). */
   apiServerErrors: { periodMinutes: 5, threshold: 1 },
-  /** Any throttled sign-in trigger: a person could not sign in (docs/decisions/054-capacity.md). */
-  signInThrottles: { periodMinutes: 1, threshold: 1 },
+  /**
+   * Any sign-in trigger throttled (docs/decisions/054-capacity.md) or failed (a timeout, a crash, a
+   * start-up that could not read its configuration; none of these logs a line of ours): a person could
+   * not sign in.
+   */
+  signInTriggers: { periodMinutes: 1, threshold: 1 },
   /** Any failed or timed-out run of a scheduled function (an erase left unfinished for another run). */
   scheduledFailures: { periodMinutes: 5, threshold: 1 },
 } as const;
@@ -130,12 +134,13 @@ export class OperationsAlarms extends Construct {
         statistic: 'Sum',
         period: period('apiServerErrors'),
       }),
-      signInThrottles: sumOf(
-        'signInThrottles',
-        props.signInTriggers.map((fn) =>
-          fn.metricThrottles({ statistic: 'Sum', period: period('signInThrottles') }),
-        ),
-        'Throttled invocations of the sign-in triggers',
+      signInTriggers: sumOf(
+        'signInTriggers',
+        props.signInTriggers.flatMap((fn) => [
+          fn.metricThrottles({ statistic: 'Sum', period: period('signInTriggers') }),
+          fn.metricErrors({ statistic: 'Sum', period: period('signInTriggers') }),
+        ]),
+        'Throttled or failed invocations of the sign-in triggers',
       ),
       scheduledFailures: sumOf(
         'scheduledFailures',
@@ -148,7 +153,7 @@ export class OperationsAlarms extends Construct {
     const descriptions: Record<AlarmKey, string> = {
       loggedErrors: `A function of stage ${props.stage} logged an error. CloudWatch Logs Insights over the function log groups: filter level = "error".`,
       apiServerErrors: `The API of stage ${props.stage} answered 5XX. Its access log group holds each request's status and route; a 5XX without an error line is a timeout or a throttle.`,
-      signInThrottles: `A sign-in trigger of stage ${props.stage} was throttled: someone could not sign in. Check the account's Lambda concurrency (docs/decisions/054-capacity.md).`,
+      signInTriggers: `A sign-in trigger of stage ${props.stage} was throttled or failed: someone could not sign in. Throttles: check the account's Lambda concurrency (docs/decisions/054-capacity.md); errors: the trigger's log group (a timeout or a crash).`,
       scheduledFailures: `A scheduled function of stage ${props.stage} failed or timed out. FinishErases tries again every 5 minutes; its log group says which accounts.`,
     };
     const action = new SnsAction(this.topic);

@@ -133,21 +133,25 @@ describe('the alarms', () => {
     expect(dimensions).toEqual(['ApiName', 'Stage']);
   });
 
-  it('sum the throttles of exactly the four sign-in triggers, each minute, a trigger with no data counting 0', () => {
-    const alarm = alarmOf(prod, 'signInThrottles');
+  it('sum the throttles and the errors of exactly the four sign-in triggers, each minute, a trigger with no data counting 0', () => {
+    const alarm = alarmOf(prod, 'signInTriggers');
     const triggers = Object.values(TRIGGERS);
     expect(triggers).toHaveLength(4);
     expect(summed(alarm)).toEqual(
-      triggers.map((definition) => ({
-        namespace: 'AWS/Lambda',
-        name: 'Throttles',
-        dimensions: [{ Name: 'FunctionName', Value: functionRef(prod, definition.id) }],
-        stat: 'Sum',
-        period: 60,
-      })),
+      triggers.flatMap((definition) =>
+        ['Throttles', 'Errors'].map((name) => ({
+          namespace: 'AWS/Lambda',
+          name,
+          dimensions: [{ Name: 'FunctionName', Value: functionRef(prod, definition.id) }],
+          stat: 'Sum',
+          period: 60,
+        })),
+      ),
     );
     const expression = alarm.Metrics?.find((metric) => metric.Expression)?.Expression;
-    expect(expression).toBe(triggers.map((_, i) => `FILL(m${i}, 0)`).join(' + '));
+    expect(expression).toBe(Array.from({ length: 8 }, (_, i) => `FILL(m${i}, 0)`).join(' + '));
+    // CloudWatch takes at most 10 metrics in one alarm's expression.
+    expect(alarm.Metrics?.length).toBeLessThanOrEqual(10);
   });
 
   it('count failed or timed-out runs of the scheduled functions (FinishErases) over 5 minutes', () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  concurrencyCheck,
   CACHE_CONTROL,
   distKeys,
   parseDeployArgs,
@@ -118,5 +119,31 @@ describe('upload', () => {
     } finally {
       rmSync(dist, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the Lambda concurrency check before cdk deploy', () => {
+  const at = (limit: number) =>
+    concurrencyCheck({ AccountLimit: { ConcurrentExecutions: limit } }, 'us-west-2');
+
+  it("refuses an account where FinishErases' reservation would roll the first deploy back, and says what to raise", () => {
+    for (const limit of [10, 50, 100]) {
+      const { refused } = at(limit);
+      expect(refused, String(limit)).toContain(`concurrency in us-west-2 is ${limit}`);
+      expect(refused).toContain('Service Quotas (us-west-2) to 2,000');
+    }
+    expect(at(10).refused).toContain('Lambda keeps 10 unreserved');
+    expect(at(100).refused).toContain('Lambda keeps 100 unreserved');
+  });
+
+  it('deploys with a warning below the 2,000 of decision 054, and quietly from 2,000', () => {
+    expect(at(101)).toEqual({
+      warning: expect.stringContaining('the stage works, below the peak') as string,
+    });
+    expect(at(1_000).warning).toContain('is 1000');
+    expect(at(2_000)).toEqual({});
+    expect(concurrencyCheck({}, 'eu-west-1')).toEqual({
+      warning: 'Could not read the Lambda concurrency of eu-west-1.',
+    });
   });
 });
