@@ -60,6 +60,11 @@ export const ACCOUNT_LABELS = {
   enable: 'Enable',
   delete: 'Delete',
   expired: 'Expired',
+  /**
+   * The status of an account whose delete was cut short and waits for FinishErases (not worded by
+   * SPEC-2, whose statuses are active and disabled; decision 045).
+   */
+  beingDeleted: 'Being deleted',
   /** Offered with a refusal for a sign-in too old (not worded by SPEC-2; decision 045). */
   signInAgain: 'Sign in again',
   resend: 'Resend',

@@ -223,6 +223,11 @@ export const adminUserListItemSchema = z.object({
   coachId: z.optional(z.string()),
   /** SPEC-2 section 2: whether the account may sign in. */
   status: z.enum(['active', 'disabled']),
+  /**
+   * Set while a delete that was cut short waits for FinishErases (docs/decisions/044-account-lifecycle.md):
+   * the account is disabled and can only be deleted (again), never enabled.
+   */
+  beingDeleted: z.optional(z.literal(true)),
 });
 export type AdminUserListItem = z.infer<typeof adminUserListItemSchema>;
 

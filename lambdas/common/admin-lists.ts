@@ -64,7 +64,7 @@ const readPage = async (
   return { items: page.items, ...next(page.last) };
 };
 
-const PEOPLE_PROJECTION = ['userId', 'email', 'roles', 'status', 'createdAt'] as const;
+const PEOPLE_PROJECTION = ['userId', 'email', 'roles', 'status', 'createdAt', 'erasing'] as const;
 type ListedAccount = Pick<AccountRecord, (typeof PEOPLE_PROJECTION)[number]>;
 
 /** `GET /internal/v1/admin/users`: one page of people, with the directory's counts. */
@@ -96,6 +96,7 @@ export const listPeople = async (viewerId: string, query: AdminUserListQuery): P
       createdAt: account.createdAt,
       ...(coachId !== undefined && { coachId }),
       status: account.status,
+      ...(account.erasing !== undefined && { beingDeleted: true }),
     };
   });
   return { users, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }), counts };

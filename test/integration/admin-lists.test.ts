@@ -536,8 +536,9 @@ describe('an erase cut short, finished by FinishErases (lambdas/scheduled/finish
   it("finishes an admin's deletes as the admin's, one cut at its first step too, which nobody may enable meanwhile", async () => {
     const { finishUnfinishedErases, ERASE_GRACE_MS } = await import('../../lambdas/scheduled/finish-erases');
     const later = () => Date.now() + ERASE_GRACE_MS + 1_000;
-    const atEnd = await activate(nextEmail('cut-at-end'));
-    const atStart = await activate(nextEmail('cut-at-start'));
+    const emails = [nextEmail('cut-at-end'), nextEmail('cut-at-start')] as const;
+    const atEnd = await activate(emails[0]);
+    const atStart = await activate(emails[1]);
     for (const [person, step] of [
       [atEnd, atLastStep(atEnd.userId)],
       [atStart, atFirstStep],
@@ -549,6 +550,15 @@ describe('an erase cut short, finished by FinishErases (lambdas/scheduled/finish
     const enable = await api('POST', `/internal/v1/admin/users/${atStart.userId}/enable`);
     expect(enable).toMatchObject({ status: 409, body: { message: ACCOUNT_MESSAGES.beingDeleted } });
     expect((await accountOf(atStart.userId))?.status).toBe('disabled');
+    // User Management says what is under way: disabled and being deleted, unlike a plain disable.
+    const plain = await activate(nextEmail('cut-plain'));
+    expect((await api('POST', `/internal/v1/admin/users/${plain.userId}/disable`)).status).toBe(200);
+    const listed = await usersPage({ q: 'cut-', limit: '50' });
+    const shown = new Map(listed.body.users.map((user) => [user.userId, user]));
+    for (const person of [atEnd, atStart])
+      expect(shown.get(person.userId)).toMatchObject({ status: 'disabled', beingDeleted: true });
+    expect(shown.get(plain.userId)?.status).toBe('disabled');
+    expect(shown.get(plain.userId)).not.toHaveProperty('beingDeleted');
 
     expect(await finishUnfinishedErases(later())).toEqual({ finished: 2, failed: 0 });
     for (const person of [atEnd, atStart]) {

@@ -7,7 +7,7 @@ import { fullName } from '../../lib/format';
  * What the Status column says: an invitation is 'pending' or, past its `expiresAt`, 'expired'
  * (SPEC-2 section 3.3); a person is 'activated' or 'disabled'.
  */
-export type EntryStatus = 'pending' | 'expired' | 'activated' | 'disabled';
+export type EntryStatus = 'pending' | 'expired' | 'activated' | 'disabled' | 'deleting';
 
 export interface UserEntry {
   /** userId for people, email for invitations not taken up. */
@@ -40,7 +40,8 @@ const personEntry = (user: AdminUserListItem): UserEntry => ({
   key: user.userId,
   email: user.email,
   name: fullName(user),
-  status: user.status === 'disabled' ? 'disabled' : 'activated',
+  // A delete cut short shows as what it is: disabled, and only ever deleted from here (decision 044).
+  status: user.beingDeleted ? 'deleting' : user.status === 'disabled' ? 'disabled' : 'activated',
   // Cognito group names (admins, coaches, users); unknown groups are left out.
   roles: rolesFromClaim(user.roles),
   createdAt: user.createdAt,

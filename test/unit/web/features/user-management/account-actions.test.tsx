@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACCOUNT_MESSAGES } from '../../../../../shared/account';
+import { ACCOUNT_LABELS, ACCOUNT_MESSAGES } from '../../../../../shared/account';
 import { MESSAGES } from '../../../../../shared/messages';
 import type { AdminUserListItem, Invitation } from '../../../../../shared/schemas';
 import * as cognito from '../../support/cognito-mock';
@@ -206,6 +206,31 @@ describe('User Management: account lifecycle', () => {
     await waitFor(() => expect(screen.queryByText('alex@example.com')).not.toBeInTheDocument());
     // The row's buttons left with it; the invitations' rows remain, and focus stays on the table.
     await waitFor(() => expect(screen.getByRole('region', { name: 'Users' })).toHaveFocus());
+  });
+
+  it('shows a delete that was cut short as Being deleted, with Delete alone to finish it now', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    users = [{ ...ALEX, roles: ['users'], status: 'disabled', beingDeleted: true }];
+    api.set(`DELETE ${USER_PATH}`, () => {
+      users = [];
+      return new Response(null, { status: 204 });
+    });
+    const app = await openUserManagement();
+    expect(cell('alex@example.com', 'Status')).toBe(ACCOUNT_LABELS.beingDeleted);
+    const row = screen.getByRole('row', { name: /alex@example\.com/ });
+    // Nothing to change or undo: no Enable, roles, reset or coach (the server refuses an enable: 409).
+    expect(
+      within(row)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Delete']);
+
+    await app.user.click(within(row).getByRole('button', { name: 'Delete alex@example.com' }));
+    expect(confirm).toHaveBeenCalledWith(
+      'Delete alex@example.com and all their data? This cannot be undone.',
+    );
+    await waitFor(() => expect(screen.queryByText('alex@example.com')).not.toBeInTheDocument());
+    expect(api.callsTo('DELETE', USER_PATH)).toHaveLength(1);
   });
 
   it('gives focus to what replaces the table when its very last row is deleted', async () => {

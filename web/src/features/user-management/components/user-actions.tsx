@@ -68,6 +68,17 @@ export function UserActions({ entry, actions }: { entry: UserEntry; actions: Row
       </div>
     );
   }
+  const deleteAction = (
+    <Action
+      {...common}
+      label={ACCOUNT_LABELS.delete}
+      busy={pending === 'delete' && 'Deleting...'}
+      danger
+      onClick={() => actions.onDeleteUser(entry)}
+    />
+  );
+  // A delete cut short: nothing may be changed or undone (decision 044); Delete finishes it now.
+  if (entry.status === 'deleting') return <div className="row-actions">{deleteAction}</div>;
   const disabled = entry.status === 'disabled';
   return (
     <div className="row-actions">
@@ -90,13 +101,7 @@ export function UserActions({ entry, actions }: { entry: UserEntry; actions: Row
         busy={pending === 'status' && (disabled ? 'Enabling...' : 'Disabling...')}
         onClick={() => actions.onToggleStatus(entry)}
       />
-      <Action
-        {...common}
-        label={ACCOUNT_LABELS.delete}
-        busy={pending === 'delete' && 'Deleting...'}
-        danger
-        onClick={() => actions.onDeleteUser(entry)}
-      />
+      {deleteAction}
     </div>
   );
 }

@@ -20,12 +20,16 @@ const EMPTY: Record<TabId, string> = {
  */
 export const noSearchMatch = (q: string): string => `No one's email starts with '${q}'.`;
 
-/** SPEC's Pending and Activated, SPEC-2's Expired; 'Disabled' for a disabled account. */
+/**
+ * SPEC's Pending and Activated, SPEC-2's Expired; 'Disabled' for a disabled account, 'Being deleted'
+ * for one whose delete was cut short.
+ */
 const STATUS_BADGES: Record<EntryStatus, { label: string; tone: string }> = {
   pending: { label: 'Pending', tone: 'badge--warning' },
   expired: { label: ACCOUNT_LABELS.expired, tone: 'badge--neutral' },
   activated: { label: 'Activated', tone: 'badge--success' },
   disabled: { label: 'Disabled', tone: 'badge--neutral' },
+  deleting: { label: ACCOUNT_LABELS.beingDeleted, tone: 'badge--neutral' },
 };
 
 interface UserTableProps {
