@@ -229,7 +229,10 @@ function checkPrerequisites(runner: Runner): void {
 
 /** What `aws lambda get-account-settings` says of the account's concurrency in the Region. */
 export interface LambdaAccountSettings {
-  readonly AccountLimit?: { readonly ConcurrentExecutions?: number };
+  readonly AccountLimit?: {
+    readonly ConcurrentExecutions?: number;
+    readonly UnreservedConcurrentExecutions?: number;
+  };
 }
 
 /** Lambda keeps this much of an account's concurrency unreserved (all of it, when the limit is lower). */
@@ -239,20 +242,25 @@ const UNRESERVED_MINIMUM = 100;
  * Whether the stack can be deployed into an account with this Lambda concurrency, checked before
  * `cdk deploy`: the stack reserves one run for each scheduled function (FinishErases), which Lambda
  * refuses when it would leave less than its unreserved minimum, and CloudFormation then rolls the
- * whole first deploy back (new accounts may start at a limit of 10). Below what decision 054 needs at
- * the peak, the stage works, at less than the capacity it is sized for: a warning.
+ * whole deploy back (new accounts may start at a limit of 10; other stages and workloads may hold
+ * reservations too). `newReservations` is what this deploy adds: none when the stack exists already
+ * (it holds its reservation). Below what decision 054 needs at the peak, the stage works, at less than
+ * the capacity it is sized for: a warning.
  */
 export const concurrencyCheck = (
   settings: LambdaAccountSettings,
   region: string,
-  reserved = Object.keys(SCHEDULED).length,
+  newReservations: number,
 ): { refused?: string; warning?: string } => {
   const limit = settings.AccountLimit?.ConcurrentExecutions;
-  if (limit === undefined) return { warning: `Could not read the Lambda concurrency of ${region}.` };
+  const unreserved = settings.AccountLimit?.UnreservedConcurrentExecutions ?? limit;
+  if (limit === undefined || unreserved === undefined)
+    return { warning: `Could not read the Lambda concurrency of ${region}.` };
   const raise = `raise "Concurrent executions" for Lambda in Service Quotas (${region}) to ${LAMBDA_CONCURRENCY_NEEDED.toLocaleString('en-US')} (docs/decisions/054-capacity.md)`;
-  if (limit < UNRESERVED_MINIMUM + reserved)
+  const minimum = Math.min(UNRESERVED_MINIMUM, limit);
+  if (unreserved - newReservations < minimum)
     return {
-      refused: `The account's Lambda concurrency in ${region} is ${limit}: the stack reserves ${reserved} for FinishErases and Lambda keeps ${Math.min(UNRESERVED_MINIMUM, limit)} unreserved, so the deploy would roll back. First ${raise}.`,
+      refused: `The account's Lambda concurrency in ${region} is ${limit}, ${unreserved} of it unreserved: the stack reserves ${newReservations} more for FinishErases and Lambda keeps ${minimum} unreserved, so the deploy would roll back. First ${raise}, or free reserved concurrency.`,
     };
   if (limit < LAMBDA_CONCURRENCY_NEEDED)
     return {
@@ -261,7 +269,17 @@ export const concurrencyCheck = (
   return {};
 };
 
-function checkConcurrency(runner: Runner, region: string): void {
+/** Whether the stage's stack exists in the Region already. */
+function stackExists(runner: Runner, stackName: string, region: string): boolean {
+  try {
+    runner.read('aws', ['cloudformation', 'describe-stacks', '--stack-name', stackName, '--region', region]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function checkConcurrency(runner: Runner, stackName: string, region: string): void {
   let settings: LambdaAccountSettings;
   try {
     settings = JSON.parse(
@@ -270,7 +288,8 @@ function checkConcurrency(runner: Runner, region: string): void {
   } catch {
     settings = {};
   }
-  const { refused, warning } = concurrencyCheck(settings, region);
+  const newReservations = stackExists(runner, stackName, region) ? 0 : Object.keys(SCHEDULED).length;
+  const { refused, warning } = concurrencyCheck(settings, region, newReservations);
   if (refused) throw new Error(refused);
   if (warning) console.warn(`Warning: ${warning}`);
 }
@@ -325,7 +344,7 @@ export function deploy(options: DeployOptions): void {
   const runner = new Runner(options.dryRun);
   const stackName = stackNameFor(options.stage);
   if (!options.dryRun) checkPrerequisites(runner);
-  if (!options.dryRun && !options.skipInfra) checkConcurrency(runner, options.region);
+  if (!options.dryRun && !options.skipInfra) checkConcurrency(runner, stackName, options.region);
 
   // Phase 1: infrastructure. The stack's outputs are what phase 2 builds the SPA with.
   if (!options.skipInfra) {
@@ -396,12 +415,15 @@ export function deploy(options: DeployOptions): void {
   }
   console.log(`\nStage ${options.stage} is live at ${outputs.appUrl}`);
   console.log(`API: ${buildEnvironment.VITE_API_BASE_URL}`);
+  const alarmEmail = options.context
+    .find((entry) => entry.startsWith('alarmEmail='))
+    ?.slice('alarmEmail='.length);
   console.log(
-    `Alarms go to ${outputs.alarmTopicArn}${
-      options.context.some((entry) => entry.startsWith('alarmEmail='))
-        ? ''
-        : ': nobody is told until someone subscribes (deploy with -c alarmEmail=you@example.com, or subscribe to the topic)'
-    }`,
+    alarmEmail
+      ? `Alarms are emailed to ${alarmEmail} (confirm AWS's first email), through ${outputs.alarmTopicArn}.`
+      : `Alarms go to ${outputs.alarmTopicArn}. No -c alarmEmail was given${
+          options.skipInfra ? '' : ', so any email subscription of an earlier deploy was removed'
+        }: make sure someone is subscribed to the topic (docs/decisions/064-alarms.md).`,
   );
   console.log(
     `First deploy of this stage? Invite the first admin:\n  npm run invite -- --stage ${options.stage} --email you@example.com --role admins`,

@@ -224,8 +224,9 @@ export const adminUserListItemSchema = z.object({
   /** SPEC-2 section 2: whether the account may sign in. */
   status: z.enum(['active', 'disabled']),
   /**
-   * Set while a delete that was cut short waits for FinishErases (docs/decisions/044-account-lifecycle.md):
-   * the account is disabled and can only be deleted (again), never enabled.
+   * Set once an erase began, while it runs or after it was cut short and waits for FinishErases
+   * (docs/decisions/044-account-lifecycle.md): the account is disabled and can only be deleted (which
+   * finishes the erase), never enabled.
    */
   beingDeleted: z.optional(z.literal(true)),
 });

@@ -1,4 +1,4 @@
-import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
@@ -46,7 +46,7 @@ export type AlarmKey = keyof typeof ALARM_RULES;
 
 export interface OperationsAlarmsProps {
   readonly stage: string;
-  /** What every alarm's name starts with (the stack's name): the topic lets only those alarms publish. */
+  /** What every alarm's name starts with (the stack's name), for people reading the console. */
   readonly namePrefix: string;
   /** Who is told by email (`-c alarmEmail=...`); without one, subscribe to the topic yourself. */
   readonly email?: string;
@@ -82,27 +82,6 @@ export class OperationsAlarms extends Construct {
       },
     ]);
     if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
-    // The topic's own policy (TLS only) replaces SNS's default one, so CloudWatch is let in by name:
-    // this account's alarms of this stage, and no other service or account.
-    const stack = Stack.of(this);
-    this.topic.addToResourcePolicy(
-      new PolicyStatement({
-        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
-        actions: ['sns:Publish'],
-        resources: [this.topic.topicArn],
-        conditions: {
-          StringEquals: { 'aws:SourceAccount': stack.account },
-          ArnLike: {
-            'aws:SourceArn': stack.formatArn({
-              service: 'cloudwatch',
-              resource: 'alarm',
-              resourceName: `${props.namePrefix}-*`,
-              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-            }),
-          },
-        },
-      }),
-    );
 
     const namespace = metricNamespaceFor(props.stage);
     props.logGroups.forEach((logGroup, index) => {
@@ -174,5 +153,19 @@ export class OperationsAlarms extends Construct {
         return [key, alarm];
       }),
     ) as Record<AlarmKey, Alarm>;
+    // The topic's own policy (TLS only) replaces SNS's default one, so CloudWatch is let in by name:
+    // these four alarms of this account, and no other alarm, service or account (a name pattern would
+    // also match another stage whose name starts with this one's and a dash).
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': Stack.of(this).account },
+          ArnEquals: { 'aws:SourceArn': Object.values(this.alarms).map((alarm) => alarm.alarmArn) },
+        },
+      }),
+    );
   }
 }

@@ -15,7 +15,7 @@ import { batchDeleteAll, queryAttributes } from './batch-write';
 import { unassignClientsOf } from './coaching';
 import { tableName } from './env';
 import { deleteCognitoUser, signOutEverywhere } from './cognito-users';
-import { deleteAccount, type AccountRecord } from './repositories/accounts';
+import { deleteAccount, type AccountRecord, type ErasingAccount } from './repositories/accounts';
 import { findPasskeyIdsOfUser } from './repositories/passkeys';
 
 /** One item by key (already gone is fine). */
@@ -68,6 +68,22 @@ const healthKeys = async (userId: string) => {
     { pk, sk },
     ...(targetPk !== undefined && targetSk !== undefined ? [{ pk: targetPk, sk: targetSk }] : []),
   ]);
+};
+
+/**
+ * The deletion an erase that began records, as the one who began it asked: `account.deleted` for the
+ * person's own, `user.deleted` for an admin's. Whoever finishes it (FinishErases, or an admin's Delete
+ * on the account meanwhile) records it so, by that actor.
+ */
+export const deletionOf = (account: ErasingAccount): { actorId: string; deletion: AuditRecord } => {
+  const actorId = account.erasing.by;
+  return {
+    actorId,
+    deletion:
+      actorId === account.userId
+        ? { type: 'account.deleted', actorId, subjectId: account.userId }
+        : { type: 'user.deleted', actorId, subjectId: account.userId },
+  };
 };
 
 /**

@@ -8,8 +8,8 @@
  * the request would have, in the transaction that deletes the account item: by whichever run deletes
  * it, exactly once (docs/decisions/044-account-lifecycle.md).
  */
-import type { AuditRecord, RequestOrigin } from '../common/audit';
-import { eraseAccount } from '../common/erase-account';
+import type { RequestOrigin } from '../common/audit';
+import { deletionOf, eraseAccount } from '../common/erase-account';
 import { logger } from '../common/logger';
 import { findErasingAccountIds, getAccount, isUnfinishedErase } from '../common/repositories/accounts';
 
@@ -31,11 +31,7 @@ export const finishUnfinishedErases = async (now = Date.now()): Promise<Finished
     // Read again right before: the index lags its table, and the run may be minutes in.
     const account = await getAccount(userId);
     if (!isUnfinishedErase(account, now - ERASE_GRACE_MS)) continue;
-    const actorId = account.erasing.by;
-    const deletion: AuditRecord =
-      actorId === account.userId
-        ? { type: 'account.deleted', actorId, subjectId: account.userId }
-        : { type: 'user.deleted', actorId, subjectId: account.userId };
+    const { actorId, deletion } = deletionOf(account);
     try {
       // False when another run finished it first: its event is the one.
       if (await eraseAccount(account, SCHEDULED_ORIGIN, actorId, deletion)) finished += 1;

@@ -580,6 +580,37 @@ describe('an erase cut short, finished by FinishErases (lambdas/scheduled/finish
   });
 });
 
+describe("an admin's Delete on an account being deleted", () => {
+  it("finishes a person's own delete at once, recorded as theirs, without disabling or marking it again", async () => {
+    const email = nextEmail('own-then-admin');
+    const person = await activate(email);
+    const gone = await cutShort(atLastStep(person.userId), () =>
+      api('DELETE', '/v1/users/me', { confirmEmail: email }, person.idToken),
+    );
+    expect(gone.status).toBe(500);
+    const listed = await usersPage({ q: email });
+    expect(listed.body.users).toMatchObject([{ userId: person.userId, beingDeleted: true }]);
+    const before = await counts();
+
+    const finished = await api('DELETE', `/internal/v1/admin/users/${person.userId}`);
+    expect(finished.status, finished.text).toBe(204);
+    expect((await world.scan('accounts')).some((item) => item.userId === person.userId)).toBe(false);
+    expect((await world.scan('profiles')).some((item) => item.userId === person.userId)).toBe(false);
+    expect(await counts()).toEqual({ ...before, people: before.people - 1, disabled: before.disabled - 1 });
+    // The person asked for it: their own deletion, once; the admin's click adds no disable of its own.
+    const events = (await world.scan('auditEvents'))
+      .filter((item) => item.subjectId === person.userId)
+      .map((item) => [item.type, item.actorId]);
+    expect(events.sort()).toEqual(
+      [
+        ['activation.completed', person.userId],
+        ['user.disabled', person.userId],
+        ['account.deleted', person.userId],
+      ].sort(),
+    );
+  });
+});
+
 describe('an erase cut short, run again after the email was invited anew', () => {
   it("leaves the new invitation and its count alone: only the erased person's items go", async () => {
     const email = nextEmail('rerun');

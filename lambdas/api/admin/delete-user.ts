@@ -8,7 +8,7 @@ import { ACCOUNT_MESSAGES } from '../../../shared/account';
 import { originOf } from '../../common/audit';
 import { commitAdminChange, targetAccount } from '../../common/account-admin';
 import { endCoachingItems } from '../../common/coaching';
-import { eraseAccount } from '../../common/erase-account';
+import { deletionOf, eraseAccount } from '../../common/erase-account';
 import { Conflict } from '../../common/errors';
 import { httpHandler, noContent } from '../../common/http';
 import { revocationSecond } from '../../common/repositories/accounts';
@@ -17,6 +17,15 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
   const target = await targetAccount(pathParameters.userId);
   if (target.userId === caller.sub) throw new Conflict(ACCOUNT_MESSAGES.selfDelete);
   const origin = originOf(event);
+  // A delete that began already (cut short, or still running in its own request; User Management
+  // shows it as 'Being deleted'): finished now as FinishErases would, recorded as the one who began it
+  // asked (a person's own delete stays theirs), never disabled or marked again. Two erases at once
+  // record the deletion once (ADR 044).
+  if (target.erasing !== undefined && target.status === 'disabled') {
+    const { actorId, deletion } = deletionOf({ ...target, erasing: target.erasing });
+    await eraseAccount(target, origin, actorId, deletion);
+    return noContent();
+  }
   const now = Date.now();
   await commitAdminChange({
     actorId: caller.sub,

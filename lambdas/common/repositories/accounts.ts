@@ -332,8 +332,11 @@ export const removeCredentialItem = (userId: string, credentialId: string): Tran
 export const isUnfinishedErase = (
   account: AccountRecord | undefined,
   before: number,
-): account is AccountRecord & { readonly erasing: NonNullable<AccountRecord['erasing']> } =>
+): account is ErasingAccount =>
   account?.status === 'disabled' && account.erasing !== undefined && account.erasing.at < before;
+
+/** An account whose erase began (disabled and marked `erasing`), finished or not. */
+export type ErasingAccount = AccountRecord & { readonly erasing: NonNullable<AccountRecord['erasing']> };
 
 /**
  * The ids of the accounts that may be unfinished erases: the disabled accounts (`byStatus`, keyed by

@@ -168,7 +168,7 @@ describe('the alarms', () => {
 });
 
 describe('the alarm topic', () => {
-  it("takes only TLS, lets CloudWatch publish for this stage's alarms only, and says its ARN as a stack output", () => {
+  it("takes only TLS, lets CloudWatch publish for this stage's four alarms only, and says its ARN as a stack output", () => {
     const policies = Object.values(resourcesOf(prod.template, 'AWS::SNS::TopicPolicy'));
     expect(policies).toHaveLength(1);
     const statements = (policies[0]?.Properties.PolicyDocument as { Statement: Record<string, Json>[] })
@@ -182,11 +182,13 @@ describe('the alarm topic', () => {
       Resource: topicRef(prod),
       Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
     });
-    const source = flatten(
-      (allowed[0]?.Condition as { ArnLike: Record<string, Json> }).ArnLike['aws:SourceArn'],
+    // Exactly this stage's four alarms: not a name pattern, which another stage's names could match.
+    const sources = (allowed[0]?.Condition as { ArnEquals: Record<string, Json> }).ArnEquals['aws:SourceArn'];
+    expect(sources).toEqual(
+      (Object.keys(ALARM_RULES) as AlarmKey[]).map((key) => ({
+        'Fn::GetAtt': [logicalIdOf(prod.stack, prod.stack.alarms.alarms[key]), 'Arn'],
+      })),
     );
-    expect(source).toBe('arn:aws:cloudwatch:us-west-2:${AWS::AccountId}:alarm:MetabolicCoaching-prod-*');
-    // Every alarm's name falls under it: a name outside it would fire and tell nobody.
     for (const key of Object.keys(ALARM_RULES) as AlarmKey[]) {
       expect(alarmOf(prod, key).AlarmName).toMatch(/^MetabolicCoaching-prod-[A-Z]\w+$/);
     }

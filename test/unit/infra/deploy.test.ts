@@ -123,17 +123,31 @@ describe('upload', () => {
 });
 
 describe('the Lambda concurrency check before cdk deploy', () => {
-  const at = (limit: number) =>
-    concurrencyCheck({ AccountLimit: { ConcurrentExecutions: limit } }, 'us-west-2');
+  const at = (limit: number, unreserved = limit, newReservations = 1) =>
+    concurrencyCheck(
+      { AccountLimit: { ConcurrentExecutions: limit, UnreservedConcurrentExecutions: unreserved } },
+      'us-west-2',
+      newReservations,
+    );
 
   it("refuses an account where FinishErases' reservation would roll the first deploy back, and says what to raise", () => {
     for (const limit of [10, 50, 100]) {
       const { refused } = at(limit);
-      expect(refused, String(limit)).toContain(`concurrency in us-west-2 is ${limit}`);
+      expect(refused, String(limit)).toContain(
+        `concurrency in us-west-2 is ${limit}, ${limit} of it unreserved`,
+      );
       expect(refused).toContain('Service Quotas (us-west-2) to 2,000');
     }
     expect(at(10).refused).toContain('Lambda keeps 10 unreserved');
     expect(at(100).refused).toContain('Lambda keeps 100 unreserved');
+  });
+
+  it('counts what other stages and workloads reserved already, and nothing more for a stack that exists', () => {
+    // A limit of 1,000 with 900 reserved elsewhere: 100 left, one more would go under Lambda's minimum.
+    expect(at(1_000, 100).refused).toContain('is 1000, 100 of it unreserved');
+    expect(at(1_000, 101).refused).toBeUndefined();
+    // The stack holds its reservation already: a redeploy adds none.
+    expect(at(1_000, 100, 0).refused).toBeUndefined();
   });
 
   it('deploys with a warning below the 2,000 of decision 054, and quietly from 2,000', () => {
@@ -142,7 +156,7 @@ describe('the Lambda concurrency check before cdk deploy', () => {
     });
     expect(at(1_000).warning).toContain('is 1000');
     expect(at(2_000)).toEqual({});
-    expect(concurrencyCheck({}, 'eu-west-1')).toEqual({
+    expect(concurrencyCheck({}, 'eu-west-1', 1)).toEqual({
       warning: 'Could not read the Lambda concurrency of eu-west-1.',
     });
   });

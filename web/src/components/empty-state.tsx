@@ -1,20 +1,27 @@
-import type { ReactNode, Ref } from 'react';
+import { useId, type ReactNode, type Ref } from 'react';
 
 interface EmptyStateProps {
   title?: string;
   children: ReactNode;
   /**
    * Given by a list whose last item can be removed (`useKeepFocusIn`): the empty state takes the
-   * list's place, and keyboard focus with it, rather than falling to the top of the page.
+   * list's place, and keyboard focus with it, rather than focus falling to the top of the page. It is
+   * then a group named by its text, so a screen reader says what took the list's place.
    */
   ref?: Ref<HTMLDivElement>;
 }
 
 export function EmptyState({ title, children, ref }: EmptyStateProps) {
+  const textId = useId();
   return (
-    <div className="empty-state" ref={ref} tabIndex={ref ? -1 : undefined}>
+    <div
+      className="empty-state"
+      {...(ref && { ref, tabIndex: -1, role: 'group', 'aria-labelledby': textId })}
+    >
       {title && <p className="empty-state__title">{title}</p>}
-      <p className="empty-state__text">{children}</p>
+      <p className="empty-state__text" id={textId}>
+        {children}
+      </p>
     </div>
   );
 }

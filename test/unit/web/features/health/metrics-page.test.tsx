@@ -209,7 +209,7 @@ describe('Metrics & Analytics', () => {
     // The very last one: focus goes to the empty state that took the list's place, not to the page.
     const entries = screen.getByRole('region', { name: 'Recent Entries' });
     await waitFor(() =>
-      expect(within(entries).getByText(HEALTH_MESSAGES.noEntries).closest('.empty-state')).toHaveFocus(),
+      expect(within(entries).getByRole('group', { name: HEALTH_MESSAGES.noEntries })).toHaveFocus(),
     );
   });
 
