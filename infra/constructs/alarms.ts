@@ -23,9 +23,9 @@ import { Construct } from 'constructs';
  * a passkey proof that could not be checked.
  */
 export const LOGGED_ERROR_PATTERN = FilterPattern.stringValue('$.level', '=', 'error');
-export const LOGGED_ERRORS_METRIC = 'LoggedErrors';
+const LOGGED_ERRORS_METRIC = 'LoggedErrors';
 /** Where the stage's own metrics go: one namespace per stage, so stages in one account stay apart. */
-export const metricNamespaceFor = (stage: string): string => `MetabolicCoaching/${stage}`;
+const metricNamespaceFor = (stage: string): string => `MetabolicCoaching/${stage}`;
 
 /** How long each alarm looks at, and how much of what it counts is already too much. */
 export const ALARM_RULES = {

@@ -15,7 +15,7 @@ import { batchDeleteAll, queryAttributes } from './batch-write';
 import { unassignClientsOf } from './coaching';
 import { tableName } from './env';
 import { deleteCognitoUser, signOutEverywhere } from './cognito-users';
-import { deleteAccount, type AccountRecord, type ErasingAccount } from './repositories/accounts';
+import { deleteAccount, type ErasingAccount } from './repositories/accounts';
 import { findPasskeyIdsOfUser } from './repositories/passkeys';
 
 /** One item by key (already gone is fine). */
@@ -71,32 +71,23 @@ const healthKeys = async (userId: string) => {
 };
 
 /**
- * The deletion an erase that began records, as the one who began it asked: `account.deleted` for the
- * person's own, `user.deleted` for an admin's. Whoever finishes it (FinishErases, or an admin's Delete
- * on the account meanwhile) records it so, by that actor.
+ * The deletion an erase records, as the one who began it (`erasing.by`) asked: `account.deleted` for
+ * the person's own, `user.deleted` for an admin's, whoever finishes it (the request, FinishErases, or
+ * an admin's Delete on the account meanwhile).
  */
-export const deletionOf = (account: ErasingAccount): { actorId: string; deletion: AuditRecord } => {
-  const actorId = account.erasing.by;
-  return {
-    actorId,
-    deletion:
-      actorId === account.userId
-        ? { type: 'account.deleted', actorId, subjectId: account.userId }
-        : { type: 'user.deleted', actorId, subjectId: account.userId },
-  };
-};
+const deletionOf = ({ userId, erasing }: ErasingAccount): AuditRecord =>
+  erasing.by === userId
+    ? { type: 'account.deleted', actorId: userId, subjectId: userId }
+    : { type: 'user.deleted', actorId: erasing.by, subjectId: userId };
 
 /**
- * Erases the person, and records `deletion` in the transaction that deletes the account item: true
- * when this run did, false when another run of the erase got there first (its event is written then).
+ * Erases the person whose account is marked `erasing`, and records the deletion in the transaction
+ * that deletes the account item: true when this run did, false when another run of the erase got there
+ * first (its event is written then).
  */
-export const eraseAccount = async (
-  account: AccountRecord,
-  origin: RequestOrigin,
-  actorId: string,
-  deletion: AuditRecord,
-): Promise<boolean> => {
+export const eraseAccount = async (account: ErasingAccount, origin: RequestOrigin): Promise<boolean> => {
   const { userId, email } = account;
+  const actorId = account.erasing.by;
   const passkeyIds = new Set([...(account.credentialIds ?? []), ...(await findPasskeyIdsOfUser(userId))]);
   for (const credentialId of passkeyIds) await deleteItem('passkeys', { credentialId });
   await signOutEverywhere(account.cognitoUsername).catch(() => undefined);
@@ -123,5 +114,5 @@ export const eraseAccount = async (
     await deleteOwnItem('authChallenges', { pk }, 'userId', userId);
   await deleteOwnItem('invitations', { email }, 'usedBy', userId);
   await deleteItem('profiles', { userId });
-  return deleteAccount(userId, [auditTransactItem(origin, deletion)]);
+  return deleteAccount(userId, [auditTransactItem(origin, deletionOf(account))]);
 };

@@ -9,7 +9,7 @@
  * it, exactly once (docs/decisions/044-account-lifecycle.md).
  */
 import type { RequestOrigin } from '../common/audit';
-import { deletionOf, eraseAccount } from '../common/erase-account';
+import { eraseAccount } from '../common/erase-account';
 import { logger } from '../common/logger';
 import { findErasingAccountIds, getAccount, isUnfinishedErase } from '../common/repositories/accounts';
 
@@ -31,10 +31,9 @@ export const finishUnfinishedErases = async (now = Date.now()): Promise<Finished
     // Read again right before: the index lags its table, and the run may be minutes in.
     const account = await getAccount(userId);
     if (!isUnfinishedErase(account, now - ERASE_GRACE_MS)) continue;
-    const { actorId, deletion } = deletionOf(account);
     try {
       // False when another run finished it first: its event is the one.
-      if (await eraseAccount(account, SCHEDULED_ORIGIN, actorId, deletion)) finished += 1;
+      if (await eraseAccount(account, SCHEDULED_ORIGIN)) finished += 1;
     } catch (error) {
       // Tried again at the next run; the ids only, never the person's data.
       logger.error('an unfinished erase could not be finished', {

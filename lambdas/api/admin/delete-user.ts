@@ -8,10 +8,10 @@ import { ACCOUNT_MESSAGES } from '../../../shared/account';
 import { originOf } from '../../common/audit';
 import { commitAdminChange, targetAccount } from '../../common/account-admin';
 import { endCoachingItems } from '../../common/coaching';
-import { deletionOf, eraseAccount } from '../../common/erase-account';
+import { eraseAccount } from '../../common/erase-account';
 import { Conflict } from '../../common/errors';
 import { httpHandler, noContent } from '../../common/http';
-import { revocationSecond } from '../../common/repositories/accounts';
+import { isUnfinishedErase, revocationSecond } from '../../common/repositories/accounts';
 
 export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParameters, event }) => {
   const target = await targetAccount(pathParameters.userId);
@@ -21,12 +21,12 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
   // shows it as 'Being deleted'): finished now as FinishErases would, recorded as the one who began it
   // asked (a person's own delete stays theirs), never disabled or marked again. Two erases at once
   // record the deletion once (ADR 044).
-  if (target.erasing !== undefined && target.status === 'disabled') {
-    const { actorId, deletion } = deletionOf({ ...target, erasing: target.erasing });
-    await eraseAccount(target, origin, actorId, deletion);
+  if (isUnfinishedErase(target)) {
+    await eraseAccount(target, origin);
     return noContent();
   }
   const now = Date.now();
+  const erasing = { at: now, by: caller.sub };
   await commitAdminChange({
     actorId: caller.sub,
     target,
@@ -35,7 +35,7 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
       status: 'disabled',
       tokensValidAfter: revocationSecond(),
       disabledAt: now,
-      erasing: { at: now, by: caller.sub },
+      erasing,
     },
     audit: {
       type: 'user.disabled',
@@ -47,10 +47,6 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
     // The person's coach reads nothing of theirs from this commit on, however long the erase takes.
     with: await endCoachingItems(target.userId, origin, caller.sub, 'account-deleted'),
   });
-  await eraseAccount(target, origin, caller.sub, {
-    type: 'user.deleted',
-    actorId: caller.sub,
-    subjectId: target.userId,
-  });
+  await eraseAccount({ ...target, erasing }, origin);
   return noContent();
 });

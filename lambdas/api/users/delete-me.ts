@@ -58,6 +58,7 @@ export const handler = httpHandler(
 
     const origin = originOf(event);
     const now = Date.now();
+    const erasing = { at: now, by: caller.sub };
     // Recorded with the disable, as the admin delete records it: an erase cut short leaves a trace.
     const disabled = await transactIf({
       TransactItems: [
@@ -69,7 +70,7 @@ export const handler = httpHandler(
             status: 'disabled',
             tokensValidAfter: revocationSecond(),
             disabledAt: now,
-            erasing: { at: now, by: caller.sub },
+            erasing,
           },
           { updatedAt: account.updatedAt },
         ),
@@ -86,11 +87,7 @@ export const handler = httpHandler(
     });
     if (!disabled)
       throw new Conflict(isAdmin ? ACCOUNT_MESSAGES.lastAdmin : ACCOUNT_MESSAGES.changedMeanwhile);
-    await eraseAccount(account, origin, caller.sub, {
-      type: 'account.deleted',
-      actorId: caller.sub,
-      subjectId: caller.sub,
-    });
+    await eraseAccount({ ...account, erasing }, origin);
     return noContent();
   },
 );

@@ -327,11 +327,11 @@ export const removeCredentialItem = (userId: string, credentialId: string): Tran
 
 /**
  * Whether an account is an erase that began (the disable that marked it) before `before` (epoch
- * milliseconds) and has not finished: disabled, and marked `erasing`.
+ * milliseconds; by default at any time) and has not finished: disabled, and marked `erasing`.
  */
 export const isUnfinishedErase = (
   account: AccountRecord | undefined,
-  before: number,
+  before = Number.POSITIVE_INFINITY,
 ): account is ErasingAccount =>
   account?.status === 'disabled' && account.erasing !== undefined && account.erasing.at < before;
 
