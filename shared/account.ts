@@ -3,6 +3,8 @@
  * people and the person's own rights. Texts of SPEC-2 are copied letter for letter; the others are in
  * their tone (docs/decisions/044-account-lifecycle.md). The Lambdas parse with these schemas and the SPA
  * reads the answers with them.
+ * Each value built at load sits under a `@__PURE__` mark, so that a Lambda bundle keeps only the
+ * schemas it uses (`shared/schemas.ts` says why).
  */
 import * as z from 'zod/mini';
 import { MAX_PASSKEYS, ROLE_GROUPS } from './constants';
@@ -78,49 +80,57 @@ export const confirmResetAccess = (email: string): string =>
 export const confirmDeleteUser = (email: string): string =>
   `Delete ${email} and all their data? This cannot be undone.`;
 
-export const passkeyNameSchema = z
-  .string({ error: ACCOUNT_MESSAGES.passkeyName })
-  .check(
-    z.trim(),
-    z.minLength(1, { error: ACCOUNT_MESSAGES.passkeyName }),
-    z.maxLength(PASSKEY_NAME_MAX, { error: ACCOUNT_MESSAGES.passkeyName }),
-  );
+export const passkeyNameSchema = /* @__PURE__ */ (() =>
+  z
+    .string({ error: ACCOUNT_MESSAGES.passkeyName })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: ACCOUNT_MESSAGES.passkeyName }),
+      z.maxLength(PASSKEY_NAME_MAX, { error: ACCOUNT_MESSAGES.passkeyName }),
+    ))();
 
-export const passkeySchema = z.object({
-  credentialId: z.string(),
-  name: z.string(),
-  createdAt: z.string(),
-  lastUsedAt: z.optional(z.string()),
-  /** Synced (true) or device-bound (false). */
-  backedUp: z.boolean(),
-  providerName: z.optional(z.string()),
-});
+export const passkeySchema = /* @__PURE__ */ (() =>
+  z.object({
+    credentialId: z.string(),
+    name: z.string(),
+    createdAt: z.string(),
+    lastUsedAt: z.optional(z.string()),
+    /** Synced (true) or device-bound (false). */
+    backedUp: z.boolean(),
+    providerName: z.optional(z.string()),
+  }))();
 export type Passkey = z.infer<typeof passkeySchema>;
-export const passkeyListSchema = z.object({ passkeys: z.array(passkeySchema) });
+export const passkeyListSchema = /* @__PURE__ */ (() => z.object({ passkeys: z.array(passkeySchema) }))();
 
-export const addPasskeyRequestSchema = z.strictObject({
-  registrationResponse: registrationResponseSchema,
-  name: z.optional(passkeyNameSchema),
-});
+export const addPasskeyRequestSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    registrationResponse: registrationResponseSchema,
+    name: z.optional(passkeyNameSchema),
+  }))();
 export type AddPasskeyRequest = z.infer<typeof addPasskeyRequestSchema>;
-export const renamePasskeyRequestSchema = z.strictObject({ name: passkeyNameSchema });
+export const renamePasskeyRequestSchema = /* @__PURE__ */ (() =>
+  z.strictObject({ name: passkeyNameSchema }))();
 
-export const changeRolesRequestSchema = z.strictObject({
-  roles: z.array(roleGroupSchema).check(
-    z.minLength(1, { error: VALIDATION.invalidRole }),
-    z.maxLength(ROLE_GROUPS.length, { error: VALIDATION.invalidRole }),
-    z.refine((roles) => new Set(roles).size === roles.length, { error: VALIDATION.invalidRole }),
-  ),
-});
+export const changeRolesRequestSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    roles: z.array(roleGroupSchema).check(
+      z.minLength(1, { error: VALIDATION.invalidRole }),
+      z.maxLength(ROLE_GROUPS.length, { error: VALIDATION.invalidRole }),
+      z.refine((roles) => new Set(roles).size === roles.length, { error: VALIDATION.invalidRole }),
+    ),
+  }))();
 export type ChangeRolesRequest = z.infer<typeof changeRolesRequestSchema>;
 
 /** The answer of a recovery and of a resend: the new code and when it stops working. */
-export const issuedCodeSchema = z.object({ activationCode: z.string(), expiresAt: z.string() });
+export const issuedCodeSchema = /* @__PURE__ */ (() =>
+  z.object({ activationCode: z.string(), expiresAt: z.string() }))();
 export type IssuedCode = z.infer<typeof issuedCodeSchema>;
 
-export const deleteMeRequestSchema = z.strictObject({ confirmEmail: normalizedEmailSchema });
+export const deleteMeRequestSchema = /* @__PURE__ */ (() =>
+  z.strictObject({ confirmEmail: normalizedEmailSchema }))();
 export type DeleteMeRequest = z.infer<typeof deleteMeRequestSchema>;
 
 /** POST /v1/users/me/sign-out: this session only, or with `everywhere` every session of the person. */
-export const signOutRequestSchema = z.strictObject({ everywhere: z.optional(z.boolean()) });
+export const signOutRequestSchema = /* @__PURE__ */ (() =>
+  z.strictObject({ everywhere: z.optional(z.boolean()) }))();
 export type SignOutRequest = z.infer<typeof signOutRequestSchema>;

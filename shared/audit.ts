@@ -1,6 +1,8 @@
 /**
  * SPEC-2 section 4: the audit log's event types and shapes. Events hold ids and reason codes only:
  * never a health value, an activation code, a challenge, a proof or a token.
+ * Each value built at load sits under a `@__PURE__` mark, so that a Lambda bundle keeps only the
+ * schemas it uses (`shared/schemas.ts` says why).
  */
 import * as z from 'zod/mini';
 import { cursorSchema, instantSchema, limitSchema, rangeCheck } from './health-schemas';
@@ -89,17 +91,18 @@ export const AUDIT_TYPE_LABELS: Record<AuditEventType, string> = {
   'limit.locked': 'Locked after too many attempts',
 };
 
-export const auditEventSchema = z.object({
-  eventId: z.string(),
-  at: z.string(),
-  type: z.enum(AUDIT_EVENT_TYPES),
-  actorId: z.optional(z.string()),
-  subjectId: z.optional(z.string()),
-  outcome: z.enum(AUDIT_OUTCOMES),
-  ip: z.string(),
-  userAgent: z.string(),
-  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])),
-});
+export const auditEventSchema = /* @__PURE__ */ (() =>
+  z.object({
+    eventId: z.string(),
+    at: z.string(),
+    type: z.enum(AUDIT_EVENT_TYPES),
+    actorId: z.optional(z.string()),
+    subjectId: z.optional(z.string()),
+    outcome: z.enum(AUDIT_OUTCOMES),
+    ip: z.string(),
+    userAgent: z.string(),
+    details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])),
+  }))();
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 /**
  * An entry of 'Recent activity' (the person's own events): the address and browser an event came from
@@ -107,34 +110,38 @@ export type AuditEvent = z.infer<typeof auditEventSchema>;
  * admin's action on them (roles changed, disabled, enabled, a recovery code issued) is marked `byAdmin`
  * instead, without the admin's id, address or browser.
  */
-export const activityEventSchema = z.object({
-  eventId: z.string(),
-  at: z.string(),
-  type: z.enum(AUDIT_EVENT_TYPES),
-  subjectId: z.optional(z.string()),
-  outcome: z.enum(AUDIT_OUTCOMES),
-  ip: z.optional(z.string()),
-  userAgent: z.optional(z.string()),
-  byAdmin: z.optional(z.literal(true)),
-  details: auditEventSchema.shape.details,
-});
+export const activityEventSchema = /* @__PURE__ */ (() =>
+  z.object({
+    eventId: z.string(),
+    at: z.string(),
+    type: z.enum(AUDIT_EVENT_TYPES),
+    subjectId: z.optional(z.string()),
+    outcome: z.enum(AUDIT_OUTCOMES),
+    ip: z.optional(z.string()),
+    userAgent: z.optional(z.string()),
+    byAdmin: z.optional(z.literal(true)),
+    details: auditEventSchema.shape.details,
+  }))();
 export type ActivityEvent = z.infer<typeof activityEventSchema>;
 /** Someone a page's events name as actor or subject, as the Audit Log shows them (an erased person is not here). */
-export const auditPersonSchema = z.object({
-  userId: userIdSchema,
-  email: emailSchema,
-  preferredName: z.optional(z.string()),
-  familyName: z.optional(z.string()),
-});
+export const auditPersonSchema = /* @__PURE__ */ (() =>
+  z.object({
+    userId: userIdSchema,
+    email: emailSchema,
+    preferredName: z.optional(z.string()),
+    familyName: z.optional(z.string()),
+  }))();
 export type AuditPerson = z.infer<typeof auditPersonSchema>;
 /** A page of the admin's Audit Log: the events and the people they name, so the screen reads no user list. */
-export const auditPageSchema = z.object({
-  events: z.array(auditEventSchema),
-  nextCursor: z.optional(z.string()),
-  people: z.array(auditPersonSchema),
-});
+export const auditPageSchema = /* @__PURE__ */ (() =>
+  z.object({
+    events: z.array(auditEventSchema),
+    nextCursor: z.optional(z.string()),
+    people: z.array(auditPersonSchema),
+  }))();
 export type AuditPage = z.infer<typeof auditPageSchema>;
-export const activityListSchema = z.object({ events: z.array(activityEventSchema) });
+export const activityListSchema = /* @__PURE__ */ (() =>
+  z.object({ events: z.array(activityEventSchema) }))();
 
 export const AUDIT_MESSAGES = {
   type: 'Type must be an audit event type',
@@ -145,15 +152,16 @@ export const AUDIT_MESSAGES = {
 } as const;
 
 /** GET /internal/v1/admin/audit query string. */
-export const auditListQuerySchema = z
-  .strictObject({
-    subjectId: z.optional(userIdSchema),
-    actorId: z.optional(userIdSchema),
-    type: z.optional(z.enum(AUDIT_EVENT_TYPES, { error: AUDIT_MESSAGES.type })),
-    from: z.optional(instantSchema),
-    to: z.optional(instantSchema),
-    limit: limitSchema,
-    cursor: z.optional(cursorSchema),
-  })
-  .check(rangeCheck);
+export const auditListQuerySchema = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      subjectId: z.optional(userIdSchema),
+      actorId: z.optional(userIdSchema),
+      type: z.optional(z.enum(AUDIT_EVENT_TYPES, { error: AUDIT_MESSAGES.type })),
+      from: z.optional(instantSchema),
+      to: z.optional(instantSchema),
+      limit: limitSchema,
+      cursor: z.optional(cursorSchema),
+    })
+    .check(rangeCheck))();
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;

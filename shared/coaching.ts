@@ -2,6 +2,8 @@
  * SPEC-2 section 2: coach assignment, the coach's client list, client detail reads and coach notes.
  * The schemas are shared by the Lambdas (which parse with them) and the SPA (which validates a note
  * with the same rule and reads the answers with them).
+ * Each value built at load sits under a `@__PURE__` mark, so that a Lambda bundle keeps only the
+ * schemas it uses (`shared/schemas.ts` says why).
  */
 import * as z from 'zod/mini';
 import { emailSchema, userIdSchema } from './schemas';
@@ -29,53 +31,60 @@ export const COACHING_MESSAGES = {
   noNotes: 'No notes yet.',
 } as const;
 
-export const assignCoachRequestSchema = z.strictObject({ coachId: userIdSchema });
+export const assignCoachRequestSchema = /* @__PURE__ */ (() => z.strictObject({ coachId: userIdSchema }))();
 export type AssignCoachRequest = z.infer<typeof assignCoachRequestSchema>;
-export const assignCoachResponseSchema = z.object({ userId: z.string(), coachId: z.string() });
+export const assignCoachResponseSchema = /* @__PURE__ */ (() =>
+  z.object({ userId: z.string(), coachId: z.string() }))();
 
-export const noteTextSchema = z
-  .string({ error: COACHING_MESSAGES.noteText })
-  .check(
-    z.trim(),
-    z.minLength(1, { error: COACHING_MESSAGES.noteText }),
-    z.maxLength(COACH_NOTE_MAX, { error: COACHING_MESSAGES.noteText }),
-  );
-export const createNoteRequestSchema = z.strictObject({ text: noteTextSchema });
+export const noteTextSchema = /* @__PURE__ */ (() =>
+  z
+    .string({ error: COACHING_MESSAGES.noteText })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: COACHING_MESSAGES.noteText }),
+      z.maxLength(COACH_NOTE_MAX, { error: COACHING_MESSAGES.noteText }),
+    ))();
+export const createNoteRequestSchema = /* @__PURE__ */ (() => z.strictObject({ text: noteTextSchema }))();
 export type CreateNoteRequest = z.infer<typeof createNoteRequestSchema>;
 
-export const coachNoteSchema = z.object({
-  noteId: z.string(),
-  clientId: z.string(),
-  coachId: z.string(),
-  /** The coach's name when the note was written. */
-  coachName: z.optional(z.string()),
-  text: z.string(),
-  createdAt: z.string(),
-});
+export const coachNoteSchema = /* @__PURE__ */ (() =>
+  z.object({
+    noteId: z.string(),
+    clientId: z.string(),
+    coachId: z.string(),
+    /** The coach's name when the note was written. */
+    coachName: z.optional(z.string()),
+    text: z.string(),
+    createdAt: z.string(),
+  }))();
 export type CoachNote = z.infer<typeof coachNoteSchema>;
-export const noteListSchema = z.object({ notes: z.array(coachNoteSchema) });
+export const noteListSchema = /* @__PURE__ */ (() => z.object({ notes: z.array(coachNoteSchema) }))();
 
-export const personSchema = z.object({
-  userId: z.string(),
-  email: emailSchema,
-  preferredName: z.optional(z.string()),
-  familyName: z.optional(z.string()),
-});
+export const personSchema = /* @__PURE__ */ (() =>
+  z.object({
+    userId: z.string(),
+    email: emailSchema,
+    preferredName: z.optional(z.string()),
+    familyName: z.optional(z.string()),
+  }))();
 export type Person = z.infer<typeof personSchema>;
 
-export const coachClientSchema = z.object({
-  ...personSchema.shape,
-  lastEntryAt: z.optional(z.string()),
-  outOfTarget7d: z.number(),
-  /** A reading outside a target was logged since this coach's last note to the client (Pending Reviews). */
-  pendingReview: z.boolean(),
-});
+export const coachClientSchema = /* @__PURE__ */ (() =>
+  z.object({
+    ...personSchema.shape,
+    lastEntryAt: z.optional(z.string()),
+    outOfTarget7d: z.number(),
+    /** A reading outside a target was logged since this coach's last note to the client (Pending Reviews). */
+    pendingReview: z.boolean(),
+  }))();
 export type CoachClient = z.infer<typeof coachClientSchema>;
-export const coachClientListSchema = z.object({ clients: z.array(coachClientSchema) });
+export const coachClientListSchema = /* @__PURE__ */ (() =>
+  z.object({ clients: z.array(coachClientSchema) }))();
 export type CoachClientList = z.infer<typeof coachClientListSchema>;
 
-export const myCoachSchema = z.object({
-  coach: z.nullable(personSchema),
-  notes: z.array(coachNoteSchema),
-});
+export const myCoachSchema = /* @__PURE__ */ (() =>
+  z.object({
+    coach: z.nullable(personSchema),
+    notes: z.array(coachNoteSchema),
+  }))();
 export type MyCoach = z.infer<typeof myCoachSchema>;

@@ -2,6 +2,8 @@
  * The admin lists at scale (issue 12, docs/decisions/058-admin-lists-at-scale.md): the query strings of
  * `GET /internal/v1/admin/users` and `GET /internal/v1/admin/invitations`, and the directory's counts.
  * Pages are newest first; a search by email prefix answers in email order.
+ * Each value built at load sits under a `@__PURE__` mark, so that a Lambda bundle keeps only the
+ * schemas it uses (`shared/schemas.ts` says why).
  */
 import * as z from 'zod/mini';
 import { cursorSchema, limitSchema } from './health-schemas';
@@ -15,36 +17,39 @@ export const DIRECTORY_MESSAGES = {
 } as const;
 
 /** What a search matches: the start of an email address, compared in lower case. */
-export const emailPrefixSchema = z
-  .string()
-  .check(
-    z.trim(),
-    z.toLowerCase(),
-    z.minLength(1, { error: DIRECTORY_MESSAGES.search }),
-    z.maxLength(254, { error: DIRECTORY_MESSAGES.search }),
-    z.regex(/^\S+$/, { error: DIRECTORY_MESSAGES.search }),
-  );
+export const emailPrefixSchema = /* @__PURE__ */ (() =>
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.toLowerCase(),
+      z.minLength(1, { error: DIRECTORY_MESSAGES.search }),
+      z.maxLength(254, { error: DIRECTORY_MESSAGES.search }),
+      z.regex(/^\S+$/, { error: DIRECTORY_MESSAGES.search }),
+    ))();
 
 /** `status`: an account's state; `role=coaches`: only coaches (the coach picker); `q`: email prefix. */
-export const adminUserListQuerySchema = z.strictObject({
-  status: z.optional(z.enum(['active', 'disabled'], { error: DIRECTORY_MESSAGES.userStatus })),
-  role: z.optional(z.literal('coaches', { error: DIRECTORY_MESSAGES.role })),
-  q: z.optional(emailPrefixSchema),
-  limit: limitSchema,
-  cursor: z.optional(cursorSchema),
-});
+export const adminUserListQuerySchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    status: z.optional(z.enum(['active', 'disabled'], { error: DIRECTORY_MESSAGES.userStatus })),
+    role: z.optional(z.literal('coaches', { error: DIRECTORY_MESSAGES.role })),
+    q: z.optional(emailPrefixSchema),
+    limit: limitSchema,
+    cursor: z.optional(cursorSchema),
+  }))();
 export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
 
 /**
  * `status=pending`: invitations not taken up (pending or, past their expiry, expired: the Pending
  * Invitations tab); `status=activated`: taken up.
  */
-export const invitationListQuerySchema = z.strictObject({
-  status: z.optional(z.enum(['pending', 'activated'], { error: DIRECTORY_MESSAGES.invitationStatus })),
-  q: z.optional(emailPrefixSchema),
-  limit: limitSchema,
-  cursor: z.optional(cursorSchema),
-});
+export const invitationListQuerySchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    status: z.optional(z.enum(['pending', 'activated'], { error: DIRECTORY_MESSAGES.invitationStatus })),
+    q: z.optional(emailPrefixSchema),
+    limit: limitSchema,
+    cursor: z.optional(cursorSchema),
+  }))();
 export type InvitationListQuery = z.infer<typeof invitationListQuerySchema>;
 
 /**
@@ -52,24 +57,27 @@ export type InvitationListQuery = z.infer<typeof invitationListQuerySchema>;
  * accounts, disabled ones included), `disabled`, and `pendingInvitations` (not taken up, expired ones
  * included). The stat cards and tab counts are read from these, never by counting.
  */
-export const directoryCountsSchema = z.object({
-  people: z.number(),
-  disabled: z.number(),
-  pendingInvitations: z.number(),
-});
+export const directoryCountsSchema = /* @__PURE__ */ (() =>
+  z.object({
+    people: z.number(),
+    disabled: z.number(),
+    pendingInvitations: z.number(),
+  }))();
 export type DirectoryCounts = z.infer<typeof directoryCountsSchema>;
 
 /** `GET /internal/v1/admin/users`: one page of people; `counts` on every page. */
-export const adminUserListSchema = z.object({
-  users: z.array(adminUserListItemSchema),
-  nextCursor: z.optional(z.string()),
-  counts: directoryCountsSchema,
-});
+export const adminUserListSchema = /* @__PURE__ */ (() =>
+  z.object({
+    users: z.array(adminUserListItemSchema),
+    nextCursor: z.optional(z.string()),
+    counts: directoryCountsSchema,
+  }))();
 export type AdminUserList = z.infer<typeof adminUserListSchema>;
 
 /** `GET /internal/v1/admin/invitations`: one page of invitations. */
-export const invitationListSchema = z.object({
-  invitations: z.array(invitationSchema),
-  nextCursor: z.optional(z.string()),
-});
+export const invitationListSchema = /* @__PURE__ */ (() =>
+  z.object({
+    invitations: z.array(invitationSchema),
+    nextCursor: z.optional(z.string()),
+  }))();
 export type InvitationList = z.infer<typeof invitationListSchema>;

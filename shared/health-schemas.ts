@@ -2,6 +2,8 @@
  * zod/mini schemas of SPEC-2 section 1: the measurement and daily-log requests (with the unit
  * conversion to the stored unit and the exact bound messages), the list queries, and the answers.
  * The SPA validates a dialog with the same request schema the Lambda parses the body with.
+ * Each value built at load sits under a `@__PURE__` mark, so that a Lambda bundle keeps only the
+ * schemas it uses (`shared/schemas.ts` says why).
  */
 import * as z from 'zod/mini';
 import {
@@ -41,10 +43,11 @@ const issue = (ctx: Ctx, path: string, message: string, input: unknown) =>
  * A moment as ISO 8601 with a zone (`Z` or an offset), normalized to UTC (`toISOString`), so stored
  * times sort as text and every list orders them the same way.
  */
-export const instantSchema = z.pipe(
-  z.iso.datetime({ offset: true, error: 'Invalid datetime' }),
-  z.transform((value: string) => new Date(value).toISOString()),
-);
+export const instantSchema = /* @__PURE__ */ (() =>
+  z.pipe(
+    z.iso.datetime({ offset: true, error: 'Invalid datetime' }),
+    z.transform((value: string) => new Date(value).toISOString()),
+  ))();
 
 /** A record's own time: not before 1900 and at most five minutes ahead of the server's clock. */
 const checkRecordTime = (ctx: Ctx, path: string, at: string, label: string) => {
@@ -56,25 +59,28 @@ const checkRecordTime = (ctx: Ctx, path: string, at: string, label: string) => {
 const finite = (message: string) =>
   z.number({ error: message }).check(z.refine(Number.isFinite, { error: message }));
 
-const bloodPressureValueSchema = z.strictObject({
-  systolic: finite(HEALTH_MESSAGES.valueRequired),
-  diastolic: finite(HEALTH_MESSAGES.valueRequired),
-});
+const bloodPressureValueSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    systolic: finite(HEALTH_MESSAGES.valueRequired),
+    diastolic: finite(HEALTH_MESSAGES.valueRequired),
+  }))();
 
-const noteSchema = z.string().check(z.trim(), z.maxLength(NOTE_MAX, { error: HEALTH_MESSAGES.noteTooLong }));
+const noteSchema = /* @__PURE__ */ (() =>
+  z.string().check(z.trim(), z.maxLength(NOTE_MAX, { error: HEALTH_MESSAGES.noteTooLong })))();
 
 // ---------------------------------------------------------------- measurements
 
-const measurementInputSchema = z.strictObject({
-  type: z.enum(MEASUREMENT_TYPES, { error: HEALTH_MESSAGES.measurementType }),
-  value: z.union([finite(HEALTH_MESSAGES.valueRequired), bloodPressureValueSchema], {
-    error: HEALTH_MESSAGES.valueRequired,
-  }),
-  enteredUnit: z.optional(z.enum(MEASUREMENT_UNITS, { error: HEALTH_MESSAGES.unit })),
-  takenAt: instantSchema,
-  context: z.optional(z.enum(GLUCOSE_CONTEXTS, { error: HEALTH_MESSAGES.glucoseContext })),
-  note: z.optional(noteSchema),
-});
+const measurementInputSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    type: z.enum(MEASUREMENT_TYPES, { error: HEALTH_MESSAGES.measurementType }),
+    value: z.union([finite(HEALTH_MESSAGES.valueRequired), bloodPressureValueSchema], {
+      error: HEALTH_MESSAGES.valueRequired,
+    }),
+    enteredUnit: z.optional(z.enum(MEASUREMENT_UNITS, { error: HEALTH_MESSAGES.unit })),
+    takenAt: instantSchema,
+    context: z.optional(z.enum(GLUCOSE_CONTEXTS, { error: HEALTH_MESSAGES.glucoseContext })),
+    note: z.optional(noteSchema),
+  }))();
 type MeasurementInput = z.infer<typeof measurementInputSchema>;
 
 /** What a valid request becomes: the value in the stored unit, what the person typed kept beside it. */
@@ -131,28 +137,28 @@ const toNewMeasurement = (input: MeasurementInput, ctx: Ctx): NewMeasurement | u
 };
 
 /** POST /v1/measurements: validated, then converted to the stored unit. */
-export const createMeasurementRequestSchema: WireSchema<NewMeasurement> = z.pipe(
-  measurementInputSchema,
-  z.transform((input, ctx) => toNewMeasurement(input, ctx as Ctx) as NewMeasurement),
-);
+export const createMeasurementRequestSchema: WireSchema<NewMeasurement> = /* @__PURE__ */ (() =>
+  z.pipe(
+    measurementInputSchema,
+    z.transform((input, ctx) => toNewMeasurement(input, ctx as Ctx) as NewMeasurement),
+  ))();
 
-const measurementValueSchema = z.union([
-  z.number(),
-  z.object({ systolic: z.number(), diastolic: z.number() }),
-]);
+const measurementValueSchema = /* @__PURE__ */ (() =>
+  z.union([z.number(), z.object({ systolic: z.number(), diastolic: z.number() })]))();
 
-export const measurementSchema = z.object({
-  measurementId: z.uuid(),
-  userId: userIdSchema,
-  type: z.enum(MEASUREMENT_TYPES),
-  value: measurementValueSchema,
-  unit: z.enum(MEASUREMENT_UNITS),
-  enteredUnit: z.enum(MEASUREMENT_UNITS),
-  takenAt: z.iso.datetime(),
-  context: z.optional(z.enum(GLUCOSE_CONTEXTS)),
-  note: z.optional(z.string()),
-  createdAt: z.iso.datetime(),
-});
+export const measurementSchema = /* @__PURE__ */ (() =>
+  z.object({
+    measurementId: z.uuid(),
+    userId: userIdSchema,
+    type: z.enum(MEASUREMENT_TYPES),
+    value: measurementValueSchema,
+    unit: z.enum(MEASUREMENT_UNITS),
+    enteredUnit: z.enum(MEASUREMENT_UNITS),
+    takenAt: z.iso.datetime(),
+    context: z.optional(z.enum(GLUCOSE_CONTEXTS)),
+    note: z.optional(z.string()),
+    createdAt: z.iso.datetime(),
+  }))();
 export type Measurement = z.infer<typeof measurementSchema>;
 
 // ---------------------------------------------------------------- daily logs
@@ -177,36 +183,39 @@ const boundedNumber = (bounds: { min: number; max: number }, message: string, in
  * Carbs are kept to a tenth of a gram, as a label or a scale gives them; unrounded, a value such as
  * 1e-200 passed the bounds and then failed DynamoDB's number range (10^-130 and up) with a 500.
  */
-const carbsGramsSchema = z.pipe(
-  boundedNumber(CARBS_GRAMS, HEALTH_MESSAGES.carbs),
-  z.transform((grams: number) => Math.round(grams * 10) / 10),
-);
+const carbsGramsSchema = /* @__PURE__ */ (() =>
+  z.pipe(
+    boundedNumber(CARBS_GRAMS, HEALTH_MESSAGES.carbs),
+    z.transform((grams: number) => Math.round(grams * 10) / 10),
+  ))();
 
-const mealInputSchema = z.strictObject({
-  kind: z.literal('meal'),
-  description: requiredText(MEAL_DESCRIPTION_MAX, HEALTH_MESSAGES.mealDescription),
-  carbsGrams: z.optional(carbsGramsSchema),
-  eatenAt: instantSchema,
-});
-const activityInputSchema = z.strictObject({
-  kind: z.literal('activity'),
-  activity: requiredText(ACTIVITY_NAME_MAX, HEALTH_MESSAGES.activityName),
-  minutes: boundedNumber(ACTIVITY_MINUTES, HEALTH_MESSAGES.activityMinutes, true),
-  intensity: z.enum(ACTIVITY_INTENSITIES, { error: HEALTH_MESSAGES.intensity }),
-  startedAt: instantSchema,
-});
-const sleepInputSchema = z.strictObject({
-  kind: z.literal('sleep'),
-  start: instantSchema,
-  end: instantSchema,
-  quality: z.optional(boundedNumber(SLEEP_QUALITY, HEALTH_MESSAGES.sleepQuality, true)),
-});
+const mealInputSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    kind: z.literal('meal'),
+    description: requiredText(MEAL_DESCRIPTION_MAX, HEALTH_MESSAGES.mealDescription),
+    carbsGrams: z.optional(carbsGramsSchema),
+    eatenAt: instantSchema,
+  }))();
+const activityInputSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    kind: z.literal('activity'),
+    activity: requiredText(ACTIVITY_NAME_MAX, HEALTH_MESSAGES.activityName),
+    minutes: boundedNumber(ACTIVITY_MINUTES, HEALTH_MESSAGES.activityMinutes, true),
+    intensity: z.enum(ACTIVITY_INTENSITIES, { error: HEALTH_MESSAGES.intensity }),
+    startedAt: instantSchema,
+  }))();
+const sleepInputSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    kind: z.literal('sleep'),
+    start: instantSchema,
+    end: instantSchema,
+    quality: z.optional(boundedNumber(SLEEP_QUALITY, HEALTH_MESSAGES.sleepQuality, true)),
+  }))();
 
-const logInputSchema = z.discriminatedUnion(
-  'kind',
-  [mealInputSchema, activityInputSchema, sleepInputSchema],
-  { error: HEALTH_MESSAGES.logKind },
-);
+const logInputSchema = /* @__PURE__ */ (() =>
+  z.discriminatedUnion('kind', [mealInputSchema, activityInputSchema, sleepInputSchema], {
+    error: HEALTH_MESSAGES.logKind,
+  }))();
 export type NewLog = z.infer<typeof logInputSchema>;
 
 /** The moment a log is filed under: when the meal was eaten, the activity or the sleep started. */
@@ -214,110 +223,124 @@ export const logTime = (log: NewLog): string =>
   log.kind === 'meal' ? log.eatenAt : log.kind === 'activity' ? log.startedAt : log.start;
 
 /** POST /v1/logs. */
-export const createLogRequestSchema: WireSchema<NewLog> = logInputSchema.check(
-  z.superRefine((log, ctx) => {
-    if (log.kind === 'meal') checkRecordTime(ctx, 'eatenAt', log.eatenAt, HEALTH_MESSAGES.eatenAtLabel);
-    if (log.kind === 'activity')
-      checkRecordTime(ctx, 'startedAt', log.startedAt, HEALTH_MESSAGES.startedAtLabel);
-    if (log.kind === 'sleep') {
-      checkRecordTime(ctx, 'start', log.start, HEALTH_MESSAGES.sleepStartLabel);
-      checkRecordTime(ctx, 'end', log.end, HEALTH_MESSAGES.sleepEndLabel);
-      const length = Date.parse(log.end) - Date.parse(log.start);
-      if (length <= 0) issue(ctx, 'end', HEALTH_MESSAGES.sleepEndsBeforeStart, log.end);
-      else if (length > SLEEP_MAX_MS) issue(ctx, 'end', HEALTH_MESSAGES.sleepTooLong, log.end);
-    }
-  }),
-);
+export const createLogRequestSchema: WireSchema<NewLog> = /* @__PURE__ */ (() =>
+  logInputSchema.check(
+    z.superRefine((log, ctx) => {
+      if (log.kind === 'meal') checkRecordTime(ctx, 'eatenAt', log.eatenAt, HEALTH_MESSAGES.eatenAtLabel);
+      if (log.kind === 'activity')
+        checkRecordTime(ctx, 'startedAt', log.startedAt, HEALTH_MESSAGES.startedAtLabel);
+      if (log.kind === 'sleep') {
+        checkRecordTime(ctx, 'start', log.start, HEALTH_MESSAGES.sleepStartLabel);
+        checkRecordTime(ctx, 'end', log.end, HEALTH_MESSAGES.sleepEndLabel);
+        const length = Date.parse(log.end) - Date.parse(log.start);
+        if (length <= 0) issue(ctx, 'end', HEALTH_MESSAGES.sleepEndsBeforeStart, log.end);
+        else if (length > SLEEP_MAX_MS) issue(ctx, 'end', HEALTH_MESSAGES.sleepTooLong, log.end);
+      }
+    }),
+  ))();
 
-const logBase = { logId: z.uuid(), userId: userIdSchema, createdAt: z.iso.datetime() };
-export const logSchema = z.discriminatedUnion('kind', [
-  z.object({
-    ...logBase,
-    kind: z.literal('meal'),
-    description: z.string(),
-    carbsGrams: z.optional(z.number()),
-    eatenAt: z.iso.datetime(),
-  }),
-  z.object({
-    ...logBase,
-    kind: z.literal('activity'),
-    activity: z.string(),
-    minutes: z.number(),
-    intensity: z.enum(ACTIVITY_INTENSITIES),
-    startedAt: z.iso.datetime(),
-  }),
-  z.object({
-    ...logBase,
-    kind: z.literal('sleep'),
-    start: z.iso.datetime(),
-    end: z.iso.datetime(),
-    quality: z.optional(z.number()),
-  }),
-]);
+const logBase = /* @__PURE__ */ (() => ({
+  logId: z.uuid(),
+  userId: userIdSchema,
+  createdAt: z.iso.datetime(),
+}))();
+export const logSchema = /* @__PURE__ */ (() =>
+  z.discriminatedUnion('kind', [
+    z.object({
+      ...logBase,
+      kind: z.literal('meal'),
+      description: z.string(),
+      carbsGrams: z.optional(z.number()),
+      eatenAt: z.iso.datetime(),
+    }),
+    z.object({
+      ...logBase,
+      kind: z.literal('activity'),
+      activity: z.string(),
+      minutes: z.number(),
+      intensity: z.enum(ACTIVITY_INTENSITIES),
+      startedAt: z.iso.datetime(),
+    }),
+    z.object({
+      ...logBase,
+      kind: z.literal('sleep'),
+      start: z.iso.datetime(),
+      end: z.iso.datetime(),
+      quality: z.optional(z.number()),
+    }),
+  ]))();
 export type HealthLog = z.infer<typeof logSchema>;
 
 // ---------------------------------------------------------------- list queries
 
-export const limitSchema = z._default(
-  z.pipe(
-    z.string().check(z.regex(/^\d{1,4}$/, { error: HEALTH_MESSAGES.limit })),
+export const limitSchema = /* @__PURE__ */ (() =>
+  z._default(
     z.pipe(
-      z.transform((value: string) => Number(value)),
-      z
-        .number()
-        .check(
-          z.gte(LIST_LIMIT.min, { error: HEALTH_MESSAGES.limit }),
-          z.lte(LIST_LIMIT.max, { error: HEALTH_MESSAGES.limit }),
-        ),
+      z.string().check(z.regex(/^\d{1,4}$/, { error: HEALTH_MESSAGES.limit })),
+      z.pipe(
+        z.transform((value: string) => Number(value)),
+        z
+          .number()
+          .check(
+            z.gte(LIST_LIMIT.min, { error: HEALTH_MESSAGES.limit }),
+            z.lte(LIST_LIMIT.max, { error: HEALTH_MESSAGES.limit }),
+          ),
+      ),
     ),
-  ),
-  LIST_LIMIT.default,
-);
-export const cursorSchema = z
-  .string()
-  .check(
-    z.minLength(1, { error: HEALTH_MESSAGES.cursor }),
-    z.maxLength(2048, { error: HEALTH_MESSAGES.cursor }),
-  );
+    LIST_LIMIT.default,
+  ))();
+export const cursorSchema = /* @__PURE__ */ (() =>
+  z
+    .string()
+    .check(
+      z.minLength(1, { error: HEALTH_MESSAGES.cursor }),
+      z.maxLength(2048, { error: HEALTH_MESSAGES.cursor }),
+    ))();
 
-export const rangeCheck = z.superRefine((query: { from?: string; to?: string }, ctx) => {
-  if (query.from !== undefined && query.to !== undefined && query.from > query.to)
-    issue(ctx, 'from', HEALTH_MESSAGES.fromAfterTo, query.from);
-});
+export const rangeCheck = /* @__PURE__ */ (() =>
+  z.superRefine((query: { from?: string; to?: string }, ctx) => {
+    if (query.from !== undefined && query.to !== undefined && query.from > query.to)
+      issue(ctx, 'from', HEALTH_MESSAGES.fromAfterTo, query.from);
+  }))();
 
 /** GET /v1/measurements query string; unknown parameters are refused like unknown body fields. */
-export const measurementListQuerySchema = z
-  .strictObject({
-    type: z.optional(z.enum(MEASUREMENT_TYPES, { error: HEALTH_MESSAGES.measurementType })),
-    from: z.optional(instantSchema),
-    to: z.optional(instantSchema),
-    limit: limitSchema,
-    cursor: z.optional(cursorSchema),
-  })
-  .check(rangeCheck);
+export const measurementListQuerySchema = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      type: z.optional(z.enum(MEASUREMENT_TYPES, { error: HEALTH_MESSAGES.measurementType })),
+      from: z.optional(instantSchema),
+      to: z.optional(instantSchema),
+      limit: limitSchema,
+      cursor: z.optional(cursorSchema),
+    })
+    .check(rangeCheck))();
 export type MeasurementListQuery = z.infer<typeof measurementListQuerySchema>;
 
 /** GET /v1/logs query string. */
-export const logListQuerySchema = z
-  .strictObject({
-    kind: z.optional(z.enum(LOG_KINDS, { error: HEALTH_MESSAGES.logKind })),
-    from: z.optional(instantSchema),
-    to: z.optional(instantSchema),
-    limit: limitSchema,
-    cursor: z.optional(cursorSchema),
-  })
-  .check(rangeCheck);
+export const logListQuerySchema = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      kind: z.optional(z.enum(LOG_KINDS, { error: HEALTH_MESSAGES.logKind })),
+      from: z.optional(instantSchema),
+      to: z.optional(instantSchema),
+      limit: limitSchema,
+      cursor: z.optional(cursorSchema),
+    })
+    .check(rangeCheck))();
 export type LogListQuery = z.infer<typeof logListQuerySchema>;
 
-export const exportQuerySchema = z.strictObject({
-  format: z._default(z.enum(['json', 'fhir'], { error: HEALTH_MESSAGES.exportFormat }), 'json'),
-});
+export const exportQuerySchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    format: z._default(z.enum(['json', 'fhir'], { error: HEALTH_MESSAGES.exportFormat }), 'json'),
+  }))();
 export type ExportQuery = z.infer<typeof exportQuerySchema>;
 
-export const measurementPageSchema = z.object({
-  items: z.array(measurementSchema),
-  nextCursor: z.optional(z.string()),
-});
+export const measurementPageSchema = /* @__PURE__ */ (() =>
+  z.object({
+    items: z.array(measurementSchema),
+    nextCursor: z.optional(z.string()),
+  }))();
 export type MeasurementPage = z.infer<typeof measurementPageSchema>;
-export const logPageSchema = z.object({ items: z.array(logSchema), nextCursor: z.optional(z.string()) });
+export const logPageSchema = /* @__PURE__ */ (() =>
+  z.object({ items: z.array(logSchema), nextCursor: z.optional(z.string()) }))();
 export type LogPage = z.infer<typeof logPageSchema>;

@@ -4,6 +4,13 @@
  *
  * Written with zod/mini, zod's tree-shakable form: a Lambda bundle or the SPA's sign-in chunk
  * carries only the validators it uses (about 7 KB gzip) instead of all of zod (about 90 KB).
+ *
+ * Every value built at load is wrapped in an arrow function called at once under a `@__PURE__` mark,
+ * here and in the other schema modules. esbuild does not see zod's own side-effect-free marks across modules (evanw/esbuild#4369),
+ * nor can it drop a `.check()` call, so without the wrapper every Lambda built every schema of every
+ * module it touched at each cold start (about 15 ms of a 90 ms import, docs/decisions/055-cold-starts.md).
+ * With it a bundle keeps only the schemas its handler reaches. A new schema needs the wrapper too:
+ * `test/unit/shared/schemas-tree-shaking.test.ts` fails without it.
  */
 import type {
   AuthenticationResponseJSON,
@@ -58,299 +65,327 @@ const text = (min: number, max: number, messages: { required: string; tooLong: s
 
 const shortText = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 
-export const emailSchema = z.pipe(
-  z
-    .string({ error: VALIDATION.invalidEmail })
-    .check(z.trim(), z.maxLength(254, { error: VALIDATION.invalidEmail })),
-  z.email({ error: VALIDATION.invalidEmail }),
-);
+export const emailSchema = /* @__PURE__ */ (() =>
+  z.pipe(
+    z
+      .string({ error: VALIDATION.invalidEmail })
+      .check(z.trim(), z.maxLength(254, { error: VALIDATION.invalidEmail })),
+    z.email({ error: VALIDATION.invalidEmail }),
+  ))();
 
 /** An email as the server keys it: trimmed and lowercased. */
-export const normalizedEmailSchema = z.pipe(
-  emailSchema,
-  z.transform((email: string) => email.toLowerCase()),
-);
+export const normalizedEmailSchema = /* @__PURE__ */ (() =>
+  z.pipe(
+    emailSchema,
+    z.transform((email: string) => email.toLowerCase()),
+  ))();
 
-export const userIdSchema = z.uuid({ error: VALIDATION.userIdUuid });
-export const datetimeSchema = z.iso.datetime({ error: VALIDATION.invalidDatetime });
-export const dateSchema = z.iso.date({ error: VALIDATION.invalidDate });
+export const userIdSchema = /* @__PURE__ */ (() => z.uuid({ error: VALIDATION.userIdUuid }))();
+export const datetimeSchema = /* @__PURE__ */ (() => z.iso.datetime({ error: VALIDATION.invalidDatetime }))();
+export const dateSchema = /* @__PURE__ */ (() => z.iso.date({ error: VALIDATION.invalidDate }))();
 
 const REGISTRATION_CODE = /^[A-Z0-9]{4}-?[A-Z0-9]{4}-?[A-Z0-9]{4}-?[A-Z0-9]{4}$/;
 const STORED_CODE = /^[A-Z0-9]{16}$/;
 
 /** A code as a person types it: case and surrounding spaces forgiven, normalized to 16 characters. */
-export const registrationActivationCodeSchema = z.pipe(
-  z
-    .string({ error: VALIDATION.registrationCode })
-    .check(z.trim(), z.toUpperCase(), z.regex(REGISTRATION_CODE, { error: VALIDATION.registrationCode })),
-  z.transform(normalizeActivationCode),
-);
+export const registrationActivationCodeSchema = /* @__PURE__ */ (() =>
+  z.pipe(
+    z
+      .string({ error: VALIDATION.registrationCode })
+      .check(z.trim(), z.toUpperCase(), z.regex(REGISTRATION_CODE, { error: VALIDATION.registrationCode })),
+    z.transform(normalizeActivationCode),
+  ))();
 
-export const storedActivationCodeSchema = z
-  .string({ error: VALIDATION.storedCode })
-  .check(z.regex(STORED_CODE, { error: VALIDATION.storedCode }));
+export const storedActivationCodeSchema = /* @__PURE__ */ (() =>
+  z.string({ error: VALIDATION.storedCode }).check(z.regex(STORED_CODE, { error: VALIDATION.storedCode })))();
 
-export const roleGroupSchema = z.enum(ROLE_GROUPS, { error: VALIDATION.invalidRole });
+export const roleGroupSchema = /* @__PURE__ */ (() =>
+  z.enum(ROLE_GROUPS, { error: VALIDATION.invalidRole }))();
 
-const base64url = z
-  .string()
-  .check(z.maxLength(16_384), z.regex(/^[A-Za-z0-9_-]*$/, { error: 'Must be base64url' }));
-const nonEmptyBase64url = base64url.check(z.minLength(1));
+const base64url = /* @__PURE__ */ (() =>
+  z.string().check(z.maxLength(16_384), z.regex(/^[A-Za-z0-9_-]*$/, { error: 'Must be base64url' })))();
+const nonEmptyBase64url = /* @__PURE__ */ (() => base64url.check(z.minLength(1)))();
 
 // ---------------------------------------------------------------- profile
 
-export const nameSchema = text(1, NAME_MAX, {
-  required: VALIDATION.nameRequired,
-  tooLong: VALIDATION.nameTooLong,
-});
-export const preferredNameSchema = text(1, PREFERRED_NAME_MAX, {
-  required: VALIDATION.preferredNameRequired,
-  tooLong: VALIDATION.preferredNameTooLong,
-});
-export const familyNameSchema = text(1, FAMILY_NAME_MAX, {
-  required: VALIDATION.familyNameRequired,
-  tooLong: VALIDATION.familyNameTooLong,
-});
-export const heightCmSchema = z
-  .number({ error: VALIDATION.heightRange })
-  .check(
-    z.gte(HEIGHT_CM_MIN, { error: VALIDATION.heightRange }),
-    z.lte(HEIGHT_CM_MAX, { error: VALIDATION.heightRange }),
-  );
-export const sexAssignedAtBirthSchema = z.enum(['male', 'female', 'prefer-not-to-say']);
-export const measurementSystemSchema = z.enum(['metric', 'imperial']);
+export const nameSchema = /* @__PURE__ */ (() =>
+  text(1, NAME_MAX, {
+    required: VALIDATION.nameRequired,
+    tooLong: VALIDATION.nameTooLong,
+  }))();
+export const preferredNameSchema = /* @__PURE__ */ (() =>
+  text(1, PREFERRED_NAME_MAX, {
+    required: VALIDATION.preferredNameRequired,
+    tooLong: VALIDATION.preferredNameTooLong,
+  }))();
+export const familyNameSchema = /* @__PURE__ */ (() =>
+  text(1, FAMILY_NAME_MAX, {
+    required: VALIDATION.familyNameRequired,
+    tooLong: VALIDATION.familyNameTooLong,
+  }))();
+export const heightCmSchema = /* @__PURE__ */ (() =>
+  z
+    .number({ error: VALIDATION.heightRange })
+    .check(
+      z.gte(HEIGHT_CM_MIN, { error: VALIDATION.heightRange }),
+      z.lte(HEIGHT_CM_MAX, { error: VALIDATION.heightRange }),
+    ))();
+export const sexAssignedAtBirthSchema = /* @__PURE__ */ (() =>
+  z.enum(['male', 'female', 'prefer-not-to-say']))();
+export const measurementSystemSchema = /* @__PURE__ */ (() => z.enum(['metric', 'imperial']))();
 
-export const profileMetadataSchema = z.strictObject({ onboardingCompleted: z.boolean() });
+export const profileMetadataSchema = /* @__PURE__ */ (() =>
+  z.strictObject({ onboardingCompleted: z.boolean() }))();
 
-export const userProfileSchema = z.object({
-  userId: userIdSchema,
-  email: emailSchema,
-  name: nameSchema,
-  createdAt: datetimeSchema,
-  updatedAt: datetimeSchema,
-  preferredName: z.optional(preferredNameSchema),
-  familyName: z.optional(familyNameSchema),
-  dateOfBirth: z.optional(dateSchema),
-  heightCm: z.optional(heightCmSchema),
-  sexAssignedAtBirth: z._default(sexAssignedAtBirthSchema, DEFAULT_SEX_ASSIGNED_AT_BIRTH),
-  measurementSystem: z._default(measurementSystemSchema, DEFAULT_MEASUREMENT_SYSTEM),
-  phoneNumber: z.optional(shortText(32)),
-  timezone: z.optional(shortText(64)),
-  locale: z.optional(shortText(35)),
-  metadata: z._default(profileMetadataSchema, { onboardingCompleted: false }),
-});
+export const userProfileSchema = /* @__PURE__ */ (() =>
+  z.object({
+    userId: userIdSchema,
+    email: emailSchema,
+    name: nameSchema,
+    createdAt: datetimeSchema,
+    updatedAt: datetimeSchema,
+    preferredName: z.optional(preferredNameSchema),
+    familyName: z.optional(familyNameSchema),
+    dateOfBirth: z.optional(dateSchema),
+    heightCm: z.optional(heightCmSchema),
+    sexAssignedAtBirth: z._default(sexAssignedAtBirthSchema, DEFAULT_SEX_ASSIGNED_AT_BIRTH),
+    measurementSystem: z._default(measurementSystemSchema, DEFAULT_MEASUREMENT_SYSTEM),
+    phoneNumber: z.optional(shortText(32)),
+    timezone: z.optional(shortText(64)),
+    locale: z.optional(shortText(35)),
+    metadata: z._default(profileMetadataSchema, { onboardingCompleted: false }),
+  }))();
 export type UserProfile = z.infer<typeof userProfileSchema>;
 
 /** Every field optional, same bounds; unknown keys (userId, roles, __proto__...) are rejected. */
-export const profileUpdateSchema = z.strictObject({
-  email: z.optional(emailSchema),
-  name: z.optional(nameSchema),
-  preferredName: z.optional(preferredNameSchema),
-  familyName: z.optional(familyNameSchema),
-  dateOfBirth: z.optional(dateSchema),
-  heightCm: z.optional(heightCmSchema),
-  sexAssignedAtBirth: z.optional(sexAssignedAtBirthSchema),
-  measurementSystem: z.optional(measurementSystemSchema),
-  phoneNumber: z.optional(shortText(32)),
-  timezone: z.optional(shortText(64)),
-  locale: z.optional(shortText(35)),
-  metadata: z.optional(profileMetadataSchema),
-});
+export const profileUpdateSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    email: z.optional(emailSchema),
+    name: z.optional(nameSchema),
+    preferredName: z.optional(preferredNameSchema),
+    familyName: z.optional(familyNameSchema),
+    dateOfBirth: z.optional(dateSchema),
+    heightCm: z.optional(heightCmSchema),
+    sexAssignedAtBirth: z.optional(sexAssignedAtBirthSchema),
+    measurementSystem: z.optional(measurementSystemSchema),
+    phoneNumber: z.optional(shortText(32)),
+    timezone: z.optional(shortText(64)),
+    locale: z.optional(shortText(35)),
+    metadata: z.optional(profileMetadataSchema),
+  }))();
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
 // ---------------------------------------------------------------- activation and invitations
 
-export const activationCodeRecordSchema = z.object({
-  email: emailSchema,
-  activationCode: storedActivationCodeSchema,
-  codeUsed: z.boolean(),
-  createdBy: z.uuid({ error: VALIDATION.createdByUuid }),
-  createdAt: datetimeSchema,
-  usedAt: z.optional(datetimeSchema),
-  usedBy: z.optional(userIdSchema),
-});
+export const activationCodeRecordSchema = /* @__PURE__ */ (() =>
+  z.object({
+    email: emailSchema,
+    activationCode: storedActivationCodeSchema,
+    codeUsed: z.boolean(),
+    createdBy: z.uuid({ error: VALIDATION.createdByUuid }),
+    createdAt: datetimeSchema,
+    usedAt: z.optional(datetimeSchema),
+    usedBy: z.optional(userIdSchema),
+  }))();
 export type ActivationCodeRecord = z.infer<typeof activationCodeRecordSchema>;
 
-export const registrationRequestSchema = z.object({
-  email: normalizedEmailSchema,
-  activationCode: registrationActivationCodeSchema,
-  name: nameSchema,
-  phoneNumber: z.optional(shortText(32)),
-  timezone: z._default(shortText(64), DEFAULT_TIMEZONE),
-  locale: z._default(shortText(35), DEFAULT_LOCALE),
-});
+export const registrationRequestSchema = /* @__PURE__ */ (() =>
+  z.object({
+    email: normalizedEmailSchema,
+    activationCode: registrationActivationCodeSchema,
+    name: nameSchema,
+    phoneNumber: z.optional(shortText(32)),
+    timezone: z._default(shortText(64), DEFAULT_TIMEZONE),
+    locale: z._default(shortText(35), DEFAULT_LOCALE),
+  }))();
 export type RegistrationRequest = z.infer<typeof registrationRequestSchema>;
 
 /** Code-check request: email and an optional code (a further request carries only email). */
-export const codeCheckRequestSchema = z.strictObject({
-  email: normalizedEmailSchema,
-  activationCode: z.optional(registrationActivationCodeSchema),
-});
+export const codeCheckRequestSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    email: normalizedEmailSchema,
+    activationCode: z.optional(registrationActivationCodeSchema),
+  }))();
 export type CodeCheckRequest = z.infer<typeof codeCheckRequestSchema>;
 
 /** SPEC-2 section 3.3 adds 'expired': 7 days after the invitation was created or last resent. */
-export const invitationStatusSchema = z.enum(['pending', 'activated', 'expired']);
-export const invitationSchema = z.object({
-  email: emailSchema,
-  status: invitationStatusSchema,
-  activationCode: storedActivationCodeSchema,
-  roles: z.array(roleGroupSchema),
-  userId: z.optional(userIdSchema),
-  createdAt: datetimeSchema,
-  /** When a pending invitation's code stops working (SPEC-2 section 3.3). */
-  expiresAt: z.optional(datetimeSchema),
-});
+export const invitationStatusSchema = /* @__PURE__ */ (() => z.enum(['pending', 'activated', 'expired']))();
+export const invitationSchema = /* @__PURE__ */ (() =>
+  z.object({
+    email: emailSchema,
+    status: invitationStatusSchema,
+    activationCode: storedActivationCodeSchema,
+    roles: z.array(roleGroupSchema),
+    userId: z.optional(userIdSchema),
+    createdAt: datetimeSchema,
+    /** When a pending invitation's code stops working (SPEC-2 section 3.3). */
+    expiresAt: z.optional(datetimeSchema),
+  }))();
 export type Invitation = z.infer<typeof invitationSchema>;
 
-export const createInvitationRequestSchema = z.strictObject({
-  email: normalizedEmailSchema,
-  roles: z.optional(
-    z
-      .array(roleGroupSchema)
-      .check(z.minLength(1, { error: VALIDATION.invalidRole }), z.maxLength(ROLE_GROUPS.length)),
-  ),
-});
+export const createInvitationRequestSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    email: normalizedEmailSchema,
+    roles: z.optional(
+      z
+        .array(roleGroupSchema)
+        .check(z.minLength(1, { error: VALIDATION.invalidRole }), z.maxLength(ROLE_GROUPS.length)),
+    ),
+  }))();
 export type CreateInvitationRequest = z.infer<typeof createInvitationRequestSchema>;
 
-export const adminUserListItemSchema = z.object({
-  userId: userIdSchema,
-  email: emailSchema,
-  preferredName: z.optional(z.string()),
-  familyName: z.optional(z.string()),
-  roles: z.array(z.string()),
-  createdAt: datetimeSchema,
-  /** SPEC-2 section 2: the client's coach, when one is assigned. */
-  coachId: z.optional(z.string()),
-  /** SPEC-2 section 2: whether the account may sign in. */
-  status: z.enum(['active', 'disabled']),
-  /**
-   * Set once an erase began, while it runs or after it was cut short and waits for FinishErases
-   * (docs/decisions/044-account-lifecycle.md): the account is disabled and can only be deleted (which
-   * finishes the erase), never enabled.
-   */
-  beingDeleted: z.optional(z.literal(true)),
-});
+export const adminUserListItemSchema = /* @__PURE__ */ (() =>
+  z.object({
+    userId: userIdSchema,
+    email: emailSchema,
+    preferredName: z.optional(z.string()),
+    familyName: z.optional(z.string()),
+    roles: z.array(z.string()),
+    createdAt: datetimeSchema,
+    /** SPEC-2 section 2: the client's coach, when one is assigned. */
+    coachId: z.optional(z.string()),
+    /** SPEC-2 section 2: whether the account may sign in. */
+    status: z.enum(['active', 'disabled']),
+    /**
+     * Set once an erase began, while it runs or after it was cut short and waits for FinishErases
+     * (docs/decisions/044-account-lifecycle.md): the account is disabled and can only be deleted (which
+     * finishes the erase), never enabled.
+     */
+    beingDeleted: z.optional(z.literal(true)),
+  }))();
 export type AdminUserListItem = z.infer<typeof adminUserListItemSchema>;
 
 // ---------------------------------------------------------------- WebAuthn payloads
 
-const userVerification = z.enum(['discouraged', 'preferred', 'required']);
-const attachment = z.enum(['platform', 'cross-platform']);
+const userVerification = /* @__PURE__ */ (() => z.enum(['discouraged', 'preferred', 'required']))();
+const attachment = /* @__PURE__ */ (() => z.enum(['platform', 'cross-platform']))();
 
-const credentialDescriptor = z.object({
-  id: base64url,
-  type: z.literal('public-key'),
-  transports: z.optional(z.array(z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']))),
-});
+const credentialDescriptor = /* @__PURE__ */ (() =>
+  z.object({
+    id: base64url,
+    type: z.literal('public-key'),
+    transports: z.optional(
+      z.array(z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'])),
+    ),
+  }))();
 
-export const registrationOptionsSchema = z.looseObject({
-  challenge: base64url,
-  rp: z.object({ name: z.string(), id: z.optional(z.string()) }),
-  user: z.object({ id: base64url, name: z.string(), displayName: z.string() }),
-  pubKeyCredParams: z.array(z.object({ type: z.literal('public-key'), alg: z.number() })),
-  timeout: z.optional(z.number()),
-  excludeCredentials: z.optional(z.array(credentialDescriptor)),
-  authenticatorSelection: z.optional(
-    z.object({
-      authenticatorAttachment: z.optional(attachment),
-      requireResidentKey: z.optional(z.boolean()),
-      residentKey: z.optional(userVerification),
-      userVerification: z.optional(userVerification),
+export const registrationOptionsSchema = /* @__PURE__ */ (() =>
+  z.looseObject({
+    challenge: base64url,
+    rp: z.object({ name: z.string(), id: z.optional(z.string()) }),
+    user: z.object({ id: base64url, name: z.string(), displayName: z.string() }),
+    pubKeyCredParams: z.array(z.object({ type: z.literal('public-key'), alg: z.number() })),
+    timeout: z.optional(z.number()),
+    excludeCredentials: z.optional(z.array(credentialDescriptor)),
+    authenticatorSelection: z.optional(
+      z.object({
+        authenticatorAttachment: z.optional(attachment),
+        requireResidentKey: z.optional(z.boolean()),
+        residentKey: z.optional(userVerification),
+        userVerification: z.optional(userVerification),
+      }),
+    ),
+    attestation: z.optional(z.enum(['direct', 'enterprise', 'indirect', 'none'])),
+  }))() satisfies WireSchema<PublicKeyCredentialCreationOptionsJSON>;
+
+export const authenticationOptionsSchema = /* @__PURE__ */ (() =>
+  z.looseObject({
+    challenge: base64url,
+    rpId: z.optional(z.string()),
+    allowCredentials: z.optional(z.array(credentialDescriptor)),
+    timeout: z.optional(z.number()),
+    userVerification: z.optional(userVerification),
+  }))() satisfies WireSchema<PublicKeyCredentialRequestOptionsJSON>;
+
+const extensionResults = /* @__PURE__ */ (() => z._default(z.record(z.string(), z.unknown()), {}))();
+
+export const registrationResponseSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: nonEmptyBase64url,
+    rawId: nonEmptyBase64url,
+    response: z.object({
+      clientDataJSON: nonEmptyBase64url,
+      attestationObject: nonEmptyBase64url,
+      authenticatorData: z.optional(base64url),
+      transports: z.optional(z.array(z.string())),
+      publicKeyAlgorithm: z.optional(z.number()),
+      publicKey: z.optional(base64url),
     }),
-  ),
-  attestation: z.optional(z.enum(['direct', 'enterprise', 'indirect', 'none'])),
-}) satisfies WireSchema<PublicKeyCredentialCreationOptionsJSON>;
+    authenticatorAttachment: z.optional(attachment),
+    clientExtensionResults: extensionResults,
+    type: z.literal('public-key'),
+  }))() satisfies WireSchema<RegistrationResponseJSON>;
 
-export const authenticationOptionsSchema = z.looseObject({
-  challenge: base64url,
-  rpId: z.optional(z.string()),
-  allowCredentials: z.optional(z.array(credentialDescriptor)),
-  timeout: z.optional(z.number()),
-  userVerification: z.optional(userVerification),
-}) satisfies WireSchema<PublicKeyCredentialRequestOptionsJSON>;
-
-const extensionResults = z._default(z.record(z.string(), z.unknown()), {});
-
-export const registrationResponseSchema = z.object({
-  id: nonEmptyBase64url,
-  rawId: nonEmptyBase64url,
-  response: z.object({
-    clientDataJSON: nonEmptyBase64url,
-    attestationObject: nonEmptyBase64url,
-    authenticatorData: z.optional(base64url),
-    transports: z.optional(z.array(z.string())),
-    publicKeyAlgorithm: z.optional(z.number()),
-    publicKey: z.optional(base64url),
-  }),
-  authenticatorAttachment: z.optional(attachment),
-  clientExtensionResults: extensionResults,
-  type: z.literal('public-key'),
-}) satisfies WireSchema<RegistrationResponseJSON>;
-
-export const authenticationResponseSchema = z.object({
-  id: nonEmptyBase64url,
-  rawId: nonEmptyBase64url,
-  response: z.object({
-    authenticatorData: nonEmptyBase64url,
-    clientDataJSON: nonEmptyBase64url,
-    signature: nonEmptyBase64url,
-    userHandle: z.optional(base64url),
-  }),
-  authenticatorAttachment: z.optional(attachment),
-  clientExtensionResults: extensionResults,
-  type: z.literal('public-key'),
-}) satisfies WireSchema<AuthenticationResponseJSON>;
+export const authenticationResponseSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: nonEmptyBase64url,
+    rawId: nonEmptyBase64url,
+    response: z.object({
+      authenticatorData: nonEmptyBase64url,
+      clientDataJSON: nonEmptyBase64url,
+      signature: nonEmptyBase64url,
+      userHandle: z.optional(base64url),
+    }),
+    authenticatorAttachment: z.optional(attachment),
+    clientExtensionResults: extensionResults,
+    type: z.literal('public-key'),
+  }))() satisfies WireSchema<AuthenticationResponseJSON>;
 
 // ---------------------------------------------------------------- auth calls (SPEC section 7)
 
 export const verifyActivationRequestSchema = codeCheckRequestSchema;
 
-export const activationVerifyResponseSchema = z.discriminatedUnion('valid', [
-  z.object({ valid: z.literal(false) }),
-  z.object({
-    valid: z.literal(true),
-    cognitoUsername: z.string().check(z.minLength(1)),
-    registrationOptions: registrationOptionsSchema,
-  }),
-]);
+export const activationVerifyResponseSchema = /* @__PURE__ */ (() =>
+  z.discriminatedUnion('valid', [
+    z.object({ valid: z.literal(false) }),
+    z.object({
+      valid: z.literal(true),
+      cognitoUsername: z.string().check(z.minLength(1)),
+      registrationOptions: registrationOptionsSchema,
+    }),
+  ]))();
 export type ActivationVerifyResponse = z.infer<typeof activationVerifyResponseSchema>;
 
-export const registerPasskeyRequestSchema = z.strictObject({
-  email: normalizedEmailSchema,
-  activationCode: registrationActivationCodeSchema,
-  cognitoUsername: z.string().check(z.minLength(1), z.maxLength(128)),
-  registrationResponse: registrationResponseSchema,
-  /** At most a cross-check: the server verifies against the challenge it stored. */
-  expectedChallenge: z.optional(nonEmptyBase64url),
-  name: z.optional(nameSchema),
-  phoneNumber: z.optional(shortText(32)),
-  timezone: z.optional(shortText(64)),
-  locale: z.optional(shortText(35)),
-});
+export const registerPasskeyRequestSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    email: normalizedEmailSchema,
+    activationCode: registrationActivationCodeSchema,
+    cognitoUsername: z.string().check(z.minLength(1), z.maxLength(128)),
+    registrationResponse: registrationResponseSchema,
+    /** At most a cross-check: the server verifies against the challenge it stored. */
+    expectedChallenge: z.optional(nonEmptyBase64url),
+    name: z.optional(nameSchema),
+    phoneNumber: z.optional(shortText(32)),
+    timezone: z.optional(shortText(64)),
+    locale: z.optional(shortText(35)),
+  }))();
 export type RegisterPasskeyRequest = z.infer<typeof registerPasskeyRequestSchema>;
 
-export const initiateSigninRequestSchema = z.strictObject({});
+export const initiateSigninRequestSchema = /* @__PURE__ */ (() => z.strictObject({}))();
 
-export const signInStartResponseSchema = z.object({
-  sessionId: z.string().check(z.minLength(1)),
-  authenticationOptions: authenticationOptionsSchema,
-});
+export const signInStartResponseSchema = /* @__PURE__ */ (() =>
+  z.object({
+    sessionId: z.string().check(z.minLength(1)),
+    authenticationOptions: authenticationOptionsSchema,
+  }))();
 export type SignInStartResponse = z.infer<typeof signInStartResponseSchema>;
 
-export const verifyWebauthnRequestSchema = z.strictObject({
-  sessionId: z.string().check(z.minLength(1), z.maxLength(128)),
-  authenticationResponse: authenticationResponseSchema,
-});
+export const verifyWebauthnRequestSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    sessionId: z.string().check(z.minLength(1), z.maxLength(128)),
+    authenticationResponse: authenticationResponseSchema,
+  }))();
 export type VerifyWebauthnRequest = z.infer<typeof verifyWebauthnRequestSchema>;
 
-export const passkeyVerifyResponseSchema = z.object({
-  userId: userIdSchema,
-  cognitoUsername: z.string().check(z.minLength(1)),
-  passkeyProof: z.string().check(z.minLength(1)),
-});
+export const passkeyVerifyResponseSchema = /* @__PURE__ */ (() =>
+  z.object({
+    userId: userIdSchema,
+    cognitoUsername: z.string().check(z.minLength(1)),
+    passkeyProof: z.string().check(z.minLength(1)),
+  }))();
 export type PasskeyVerifyResponse = z.infer<typeof passkeyVerifyResponseSchema>;
 
 /** register-passkey answers the same shape, so the SPA signs in without a second prompt. */
 export const registerPasskeyResponseSchema = passkeyVerifyResponseSchema;
 
-export const apiErrorSchema = z.object({ message: z.string() });
+export const apiErrorSchema = /* @__PURE__ */ (() => z.object({ message: z.string() }))();
