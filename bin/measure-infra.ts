@@ -245,7 +245,7 @@ function importOnce(bundle: BundleSize) {
 /**
  * Imports each bundle in `IMPORT_RUNS` fresh processes, one process at a time, the functions in turn
  * (round by round, so that a busy moment of the machine spreads over all of them). Each process gets the
- * function's environment from the template (with `--enable-source-maps`, as in the cloud) and runs from
+ * function's environment from the template (as in the cloud: no `--enable-source-maps`) and runs from
  * the synth output in the temporary directory, where no node_modules can be found: a bundle that still
  * imports a package fails here.
  */

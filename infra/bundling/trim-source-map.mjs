@@ -1,8 +1,9 @@
 // @ts-check
 /**
  * Keeps a Lambda bundle's source map to the project's own code (docs/decisions/055-cold-starts.md).
- * Node, run with `--enable-source-maps`, reads and parses a bundle's map when it loads the bundle, on
- * every cold start. esbuild maps every line it bundles, and most of a bundle is the AWS SDK and, in the
+ * A function reads and decodes its bundle's map when it first logs where an error was thrown
+ * (`lambdas/common/source-position.ts`), and an operator's tools read it to map a stack trace by hand.
+ * esbuild maps every line it bundles, and most of a bundle is the AWS SDK and, in the
  * WebAuthn functions, SimpleWebAuthn: their segments made 94% of a map of 1 MB. A stack frame in our
  * code keeps its file, line and name. A frame inside a bundled package names the package, at its line 1:
  * each run of a package's segments becomes one segment pointing at the package's folder, because a

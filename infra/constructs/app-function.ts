@@ -87,7 +87,7 @@ export const BUNDLING = {
   // Synth must work offline with no Docker: the esbuild in node_modules does the bundling.
   forceDockerBundling: false,
   // After esbuild (055-cold-starts.md): the packages loaded on demand are built beside the bundle, and
-  // the bundle's source map keeps only our own code's share, since Node parses it at every cold start.
+  // the bundle's source map keeps only our own code's share (read when an error is logged).
   commandHooks: {
     beforeBundling: () => [],
     beforeInstall: () => [],
@@ -178,7 +178,9 @@ export class AppFunction extends Construct {
       bundling: BUNDLING,
       environment: {
         LOG_LEVEL: 'INFO',
-        NODE_OPTIONS: '--enable-source-maps',
+        // No `--enable-source-maps`: Node would read the map and count every line of the bundle at each
+        // cold start (about 11 ms); the place an error was thrown is mapped when it is logged
+        // (lambdas/common/source-position.ts, docs/decisions/055-cold-starts.md).
         ...props.environment,
       },
     });

@@ -28,6 +28,7 @@ import {
 import { logger } from './logger';
 import { userPoolClientId } from './env';
 import { sessionIsValid } from './session';
+import { sourcePosition } from './source-position';
 
 /** The signed-in caller, from the id token that API Gateway's authorizer verified. */
 export interface Caller {
@@ -141,7 +142,8 @@ export const claimSeconds = (value: unknown): number | undefined => {
 };
 
 /**
- * What the log says of an unexpected error: its name and where it was thrown (file, line, column),
+ * What the log says of an unexpected error: its name and where it was thrown (file, line, column, in
+ * our sources when it was thrown in a bundle: `sourcePosition`),
  * never its message, which a library may have built from the request (a challenge, a number, a part
  * of the body); an AWS service's answer keeps its message, which names resources and permissions.
  */
@@ -154,7 +156,7 @@ const loggableError = (error: unknown): Record<string, string | undefined> => {
   const thrownAt = /^\s+at (?:.*?\()?([^()\s]+:\d+:\d+)\)?$/m.exec(frames);
   return {
     errorName: error.name,
-    errorAt: thrownAt?.[1],
+    errorAt: thrownAt?.[1] && sourcePosition(thrownAt[1]),
     ...('$metadata' in error && { errorMessage: error.message }),
   };
 };

@@ -1,0 +1,112 @@
+/**
+ * Where an unexpected error was thrown, as a deployed function logs it (docs/decisions/055-cold-starts.md).
+ * The functions run without `--enable-source-maps`, so the wrapper maps `errorAt` through the bundle's
+ * map when it logs it. A real bundle of a handler on the HTTP wrapper, built and trimmed as every
+ * function's bundling builds it, run in a fresh Node without source maps, logs the line of our source
+ * that threw; without its map it logs the place in the bundle.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLING } from '../../../infra/constructs/app-function';
+import { sourcePosition } from '../../../lambdas/common/source-position';
+
+const HTTP = join(process.cwd(), 'lambdas', 'common', 'http');
+// The throw is on line 4 of the entry.
+const ENTRY = [
+  `import { httpHandler } from ${JSON.stringify(HTTP)};`,
+  '',
+  "export const handler = httpHandler({ auth: 'public' }, async () => {",
+  "  throw new RangeError('a reading out of range: 31.4');",
+  '});',
+  '',
+].join('\n');
+const RUN = [
+  'const { handler } = await import(process.argv[1]);',
+  "const answer = await handler({ httpMethod: 'POST', resource: '/crash', path: '/crash', headers: {}, body: null, requestContext: {} });",
+  'process.stdout.write(String(answer.statusCode));',
+].join(' ');
+
+let dir: string;
+const out = () => join(dir, 'out');
+const bundle = () => join(out(), 'index.mjs');
+
+/** Runs the bundle's handler once in a fresh Node, as Lambda would (no NODE_OPTIONS), and reads what it logged. */
+const crash = () => {
+  const ran = spawnSync(process.execPath, ['--input-type=module', '-e', RUN, pathToFileURL(bundle()).href], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: {
+      PATH: process.env.PATH,
+      AWS_REGION: 'us-west-2',
+      AWS_ACCESS_KEY_ID: 'AKIATESTONLY',
+      AWS_SECRET_ACCESS_KEY: 'test-only',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      LOG_LEVEL: 'INFO',
+    },
+  });
+  expect(ran.status, ran.stderr).toBe(0);
+  expect(ran.stdout).toBe('500');
+  const logged = ran.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(logged).toHaveLength(1);
+  expect(ran.stderr).not.toContain('31.4');
+  return logged[0]!;
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'source-position-'));
+  mkdirSync(out());
+  writeFileSync(join(dir, 'crash-entry.ts'), ENTRY);
+  await build({
+    entryPoints: [join(dir, 'crash-entry.ts')],
+    outfile: bundle(),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: BUNDLING.target,
+    minify: BUNDLING.minify,
+    sourcemap: BUNDLING.sourceMap,
+    sourcesContent: BUNDLING.sourcesContent,
+    mainFields: [...BUNDLING.mainFields],
+    external: [...BUNDLING.externalModules],
+    banner: { js: BUNDLING.banner },
+    logLevel: 'silent',
+  });
+  // The map trimmed to our own code, as every function's bundling leaves it.
+  for (const command of BUNDLING.commandHooks.afterBundling(dir, out())) {
+    const ran = spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: 120_000 });
+    expect(ran.status, ran.stderr).toBe(0);
+  }
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the place an unexpected error was thrown, logged by a bundled function', () => {
+  it('is the line of our source that threw, read from the map beside the bundle', () => {
+    const logged = crash();
+    expect(logged).toMatchObject({ level: 'error', message: 'request failed', errorName: 'RangeError' });
+    expect(logged.errorAt).toMatch(new RegExp(`^${join(dir, 'crash-entry.ts')}:4:\\d+$`));
+  });
+
+  it('is the place in the bundle when the map is missing, and any other place is kept as it is', () => {
+    rmSync(`${bundle()}.map`);
+    expect(crash().errorAt).toMatch(/^file:\/\/\/.*\/out\/index\.mjs:\d+:\d+$/);
+
+    expect(sourcePosition('node:internal/process/task_queues:95:5')).toBe(
+      'node:internal/process/task_queues:95:5',
+    );
+    expect(sourcePosition(`${join(dir, 'no-such-file.mjs')}:1:1`)).toBe(
+      `${join(dir, 'no-such-file.mjs')}:1:1`,
+    );
+    expect(sourcePosition('file:///%E0%A4%A:1:1')).toBe('file:///%E0%A4%A:1:1');
+    expect(sourcePosition('not a place')).toBe('not a place');
+  });
+});
