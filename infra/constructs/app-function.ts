@@ -74,7 +74,8 @@ export const ON_DEMAND_BUILD = {
 export const BUNDLING = {
   minify: true,
   sourceMap: true,
-  // Stack traces map back to file and line; embedding the sources would only add weight.
+  // The place a logged error was thrown maps back to file and line (lambdas/common/source-position.ts);
+  // embedding the sources would only add weight.
   sourcesContent: false,
   target: TARGET,
   format: OutputFormat.ESM,

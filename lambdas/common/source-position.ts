@@ -22,22 +22,30 @@ interface LoadedMap {
 const maps = new Map<string, LoadedMap | undefined>();
 
 const mapOf = (file: string): LoadedMap | undefined => {
-  if (!maps.has(file)) {
-    let loaded: LoadedMap | undefined;
-    try {
-      const mapFile = `${file}.map`;
-      const map = JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[]; mappings: string };
-      const folder = pathToFileURL(mapFile);
-      loaded = {
-        sources: map.sources.map((source) => fileURLToPath(new URL(source, folder))),
-        lines: decode(map.mappings),
-      };
-    } catch {
-      loaded = undefined;
-    }
-    maps.set(file, loaded);
+  if (maps.has(file)) return maps.get(file);
+  const mapFile = `${file}.map`;
+  let map: { sources: string[]; mappings: string };
+  try {
+    map = JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[]; mappings: string };
+  } catch (error) {
+    // No map beside the file, or not one we can read: the same the next time. Anything else (too
+    // many open files) may pass, so the next error tries again.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || error instanceof SyntaxError)
+      maps.set(file, undefined);
+    return undefined;
   }
-  return maps.get(file);
+  let loaded: LoadedMap | undefined;
+  try {
+    const folder = pathToFileURL(mapFile);
+    loaded = {
+      sources: map.sources.map((source) => fileURLToPath(new URL(source, folder))),
+      lines: decode(map.mappings),
+    };
+  } catch {
+    loaded = undefined;
+  }
+  maps.set(file, loaded);
+  return loaded;
 };
 
 /**
@@ -49,16 +57,26 @@ export const sourcePosition = (place: string): string => {
   const parts = /^(.+):(\d+):(\d+)$/.exec(place);
   if (!parts) return place;
   const [, location = '', line = '', column = ''] = parts;
+  // Only a file can have a map beside it (not `node:internal/...`, not `<anonymous>`).
+  if (!location.startsWith('file:') && !location.startsWith('/')) return place;
   let file: string;
   try {
     file = location.startsWith('file:') ? fileURLToPath(location) : location;
   } catch {
     return place;
   }
-  const segments = mapOf(file)?.lines[Number(line) - 1];
-  // The map counts columns from 0; a place takes the last segment that starts at or before it.
-  const segment = segments?.findLast(([start]) => start <= Number(column) - 1);
+  const map = mapOf(file);
+  if (!map) return place;
+  // The map counts lines and columns from 0. A place takes the last segment that starts at or before
+  // it, on its line or, as Node looks it up, on a line before (a package's run of code, trimmed to one
+  // segment at bundling, can go on over several lines).
+  let at = Number(line) - 1;
+  let before = Number(column) - 1;
+  if (at >= map.lines.length) [at, before] = [map.lines.length - 1, Infinity];
+  let segment: SourceMapMappings[number][number] | undefined;
+  for (; at >= 0 && !segment; at--, before = Infinity)
+    segment = map.lines[at]?.findLast(([start]) => start <= before);
   if (segment === undefined || segment.length === 1) return place;
   const [, source, sourceLine, sourceColumn] = segment;
-  return `${mapOf(file)!.sources[source]}:${sourceLine + 1}:${sourceColumn + 1}`;
+  return `${map.sources[source]}:${sourceLine + 1}:${sourceColumn + 1}`;
 };

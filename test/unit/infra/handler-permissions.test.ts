@@ -1600,7 +1600,7 @@ const FAKE_ENVIRONMENT: Record<string, string> = {
   CURSOR_SIGNING_KEY: 'k'.repeat(64),
 };
 /** Set by the stack for the runtime and the HTTP wrapper, not read as configuration by the handlers. */
-const UNCHECKED_VARIABLES = ['LOG_LEVEL', 'NODE_OPTIONS', 'CORS_ALLOW_ORIGIN'];
+const UNCHECKED_VARIABLES = ['LOG_LEVEL', 'CORS_ALLOW_ORIGIN'];
 const templateEnvironmentNames = (id: string): string[] => {
   const fn = prod.stack.functions[id]!.function;
   const resource = resourcesOf(prod.template, 'AWS::Lambda::Function')[logicalIdOf(prod.stack, fn)]!;
