@@ -13,6 +13,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLING } from '../../../infra/constructs/app-function';
 import { trimSourceMap } from '../../../infra/bundling/trim-source-map.mjs';
+import { FUNCTION_BUILD } from '../../fixtures/function-bundling';
 
 type SourceMap = { version: number; sources: string[]; names: string[]; mappings: string; file?: string };
 
@@ -60,19 +61,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'node_modules', 'loud', 'index.js'), PACKAGE);
   writeFileSync(join(dir, 'entry.ts'), ENTRY);
   writeFileSync(join(dir, 'ours.ts'), OURS);
-  await build({
-    absWorkingDir: dir,
-    entryPoints: ['entry.ts'],
-    outfile: bundle(),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLING.target,
-    minify: BUNDLING.minify,
-    sourcemap: true,
-    sourcesContent: BUNDLING.sourcesContent,
-    logLevel: 'silent',
-  });
+  await build({ ...FUNCTION_BUILD, absWorkingDir: dir, entryPoints: ['entry.ts'], outfile: bundle() });
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });

@@ -15,6 +15,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLING } from '../../../infra/constructs/app-function';
 import { sourcePosition } from '../../../lambdas/common/source-position';
+import { FUNCTION_BUILD } from '../../fixtures/function-bundling';
 
 const HTTP = join(process.cwd(), 'lambdas', 'common', 'http');
 // The throw is on line 4 of the entry.
@@ -69,21 +70,7 @@ beforeAll(async () => {
   dir = realpathSync(mkdtempSync(join(tmpdir(), 'source-position-')));
   mkdirSync(out());
   writeFileSync(join(dir, 'crash-entry.ts'), ENTRY);
-  await build({
-    entryPoints: [join(dir, 'crash-entry.ts')],
-    outfile: bundle(),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLING.target,
-    minify: BUNDLING.minify,
-    sourcemap: BUNDLING.sourceMap,
-    sourcesContent: BUNDLING.sourcesContent,
-    mainFields: [...BUNDLING.mainFields],
-    external: [...BUNDLING.externalModules],
-    banner: { js: BUNDLING.banner },
-    logLevel: 'silent',
-  });
+  await build({ ...FUNCTION_BUILD, entryPoints: [join(dir, 'crash-entry.ts')], outfile: bundle() });
   // The map trimmed to our own code, as every function's bundling leaves it.
   for (const command of BUNDLING.commandHooks.afterBundling(dir, out())) {
     const ran = spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: 120_000 });

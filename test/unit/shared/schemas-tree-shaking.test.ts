@@ -7,22 +7,20 @@
  */
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { BUNDLING } from '../../../infra/constructs/app-function';
+import { FUNCTION_BUILD } from '../../fixtures/function-bundling';
 
 const SCHEMA_MODULES = ['schemas', 'account', 'audit', 'coaching', 'directory', 'health-schemas'];
 
 /** Bundles `entry` (run from the repository root) without minifying, so that each value keeps its name. */
 async function bundle(entry: string) {
   const result = await build({
+    ...FUNCTION_BUILD,
     stdin: { contents: entry, resolveDir: process.cwd(), loader: 'ts', sourcefile: 'entry.ts' },
-    bundle: true,
+    minify: false,
+    sourcemap: false,
+    // The banner's `createRequire(import.meta.url)` cannot run from the data: URL the test imports.
+    banner: {},
     write: false,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLING.target,
-    mainFields: [...BUNDLING.mainFields],
-    external: [...BUNDLING.externalModules],
-    logLevel: 'silent',
   });
   return result.outputFiles[0]!.text;
 }
