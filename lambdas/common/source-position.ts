@@ -24,28 +24,20 @@ const maps = new Map<string, LoadedMap | undefined>();
 const mapOf = (file: string): LoadedMap | undefined => {
   if (maps.has(file)) return maps.get(file);
   const mapFile = `${file}.map`;
-  let map: { sources: string[]; mappings: string };
   try {
-    map = JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[]; mappings: string };
-  } catch (error) {
-    // No map beside the file, or not one we can read: the same the next time. Anything else (too
-    // many open files) may pass, so the next error tries again.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || error instanceof SyntaxError)
-      maps.set(file, undefined);
-    return undefined;
-  }
-  let loaded: LoadedMap | undefined;
-  try {
+    const map = JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[]; mappings: string };
     const folder = pathToFileURL(mapFile);
-    loaded = {
+    maps.set(file, {
       sources: map.sources.map((source) => fileURLToPath(new URL(source, folder))),
       lines: decode(map.mappings),
-    };
-  } catch {
-    loaded = undefined;
+    });
+  } catch (error) {
+    // No map beside the file, or one that does not parse: the same the next time. A read that failed
+    // for another reason (too many open files) may pass, so the next error tries again.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined || code === 'ENOENT') maps.set(file, undefined);
   }
-  maps.set(file, loaded);
-  return loaded;
+  return maps.get(file);
 };
 
 /**
