@@ -208,8 +208,11 @@ const LIFECYCLE_ROUTES = (): RouteDefinition[] => [
     path: '/internal/v1/admin/users/{userId}/disable',
     auth: 'admin',
     entry: 'lambdas/api/admin/disable-user.ts',
+    // The guarded transaction, and the person's coaching ended with it (their state read, then updated
+    // with its event, or checked to have no coach).
     tables: {
       accounts: [{ actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'] }],
+      coaching: [{ actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'], keys: ['client#*'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
     // Enable too: Cognito follows the account's status, should an enable have committed meanwhile.

@@ -40,7 +40,7 @@ export const requireCoachOf = async (caller: Caller, clientId: string | undefine
 };
 
 /** Why a coach was unassigned when no admin unassigned them as such: the event's reason code. */
-export type UnassignReason = 'coach-deleted' | 'roles-changed' | 'account-deleted';
+export type UnassignReason = 'coach-deleted' | 'roles-changed' | 'account-disabled' | 'account-deleted';
 
 const unassignedEvent = (
   origin: RequestOrigin,

@@ -971,6 +971,62 @@ describe('an access that ends while a request is under way', () => {
     expect((await call(client, 'GET', '/v1/users/me/coach')).body).toMatchObject({ notes: [] });
   });
 
+  it("ends a disabled client's coaching in the disable, even a read under way; an enable brings no coach back", async () => {
+    const { client, coach } = await newCoaching('disabled-client');
+    expect(
+      (await call(client, 'POST', '/v1/measurements', { type: 'weight', value: 83, takenAt: minutesAgo(5) }))
+        .status,
+    ).toBe(201);
+    // The coach's read passed its checks and is reading the client's measurements when the client is disabled.
+    const race = await interleave('QueryCommand', `${client.userId}#M`, async () => {
+      expect((await disable(client)).status).toBe(200);
+    });
+    try {
+      const read = await call(coach, 'GET', `/v1/coach/clients/${client.userId}/measurements`);
+      expect(race.fired()).toBe(true);
+      expect(read).toMatchObject({ status: 403, body: { message: COACHING_MESSAGES.notYourClient } });
+      expect(JSON.stringify(read.body)).not.toContain('83');
+    } finally {
+      race.remove();
+    }
+    const refusedEverywhere = async () => {
+      for (const [method, path, json] of clientRoutes(client.userId))
+        expect(await call(coach, method, path, json), `${method} ${path}`).toMatchObject({
+          status: 403,
+          body: { message: COACHING_MESSAGES.notYourClient },
+        });
+      expect(await call(coach, 'GET', '/v1/coach/clients')).toMatchObject({
+        status: 200,
+        body: { clients: [] },
+      });
+    };
+    await refusedEverywhere();
+    expect(await eventsBy(coach.userId, 'client.data.read')).toEqual([]);
+    // Ended in the disable's own commit, by the admin who disabled, with its reason code.
+    const events = (await auditOf()).filter((event) => event.subjectId === client.userId);
+    expect(
+      events
+        .slice(-2)
+        .map((event) => event.type)
+        .sort(),
+    ).toEqual(['coach.unassigned', 'user.disabled']);
+    expect(events.find((event) => event.type === 'coach.unassigned')).toMatchObject({
+      actorId: world.admin.userId,
+      details: { coachId: coach.userId, reason: 'account-disabled' },
+    });
+
+    const enabled = await call(world.admin, 'POST', `/internal/v1/admin/users/${client.userId}/enable`);
+    expect(enabled.status).toBe(200);
+    await refusedEverywhere();
+    const users = await call<{ users: AdminUserListItem[] }>(world.admin, 'GET', '/internal/v1/admin/users');
+    const listed = users.body.users.find((user) => user.userId === client.userId);
+    expect(listed).toMatchObject({ status: 'active' });
+    expect(listed?.coachId).toBeUndefined();
+    // Assigned again, the coach follows the client as before.
+    expect((await assign(client.userId, coach.userId)).status).toBe(200);
+    expect((await call(coach, 'GET', `/v1/coach/clients/${client.userId}/measurements`)).status).toBe(200);
+  });
+
   it('refuses an assignment whose admin was disabled after the session check (403), and assigns nothing', async () => {
     const admin2 = await newPerson('admin.two@example.com', ['admins']);
     const client = await newPerson('client.unassigned@example.com', ['users']);

@@ -1,11 +1,15 @@
 /**
  * POST /internal/v1/admin/users/{userId}/disable: the person's tokens are refused from their next
  * request (the account is disabled and `tokensValidAfter` moves to now), sign-in fails, and Cognito
- * disables the user and revokes their refresh tokens.
+ * disables the user and revokes their refresh tokens. A disabled person is nobody's client: their
+ * coaching ends in the same commit (`coach.unassigned`, reason `account-disabled`), so their coach
+ * reads nothing of theirs from that moment; an enable does not bring the coach back
+ * (docs/decisions/042-coaching-and-audit.md).
  */
 import { ACCOUNT_MESSAGES } from '../../../shared/account';
 import { originOf } from '../../common/audit';
 import { commitAdminChange, followStatus, targetAccount } from '../../common/account-admin';
+import { endCoachingItems } from '../../common/coaching';
 import { Conflict } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import { revocationSecond } from '../../common/repositories/accounts';
@@ -14,13 +18,16 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
   const target = await targetAccount(pathParameters.userId);
   if (target.userId === caller.sub) throw new Conflict(ACCOUNT_MESSAGES.selfDisable);
   if (target.status !== 'disabled') {
+    const origin = originOf(event);
     await commitAdminChange({
       actorId: caller.sub,
       target,
       // `disabledAt`: every recovery code issued before now stays void after an enable.
       set: { status: 'disabled', tokensValidAfter: revocationSecond(), disabledAt: Date.now() },
       audit: { type: 'user.disabled', actorId: caller.sub, subjectId: target.userId },
-      origin: originOf(event),
+      origin,
+      // The coach read now unassigned with its event, or a check that none was assigned meanwhile.
+      with: await endCoachingItems(target.userId, origin, caller.sub, 'account-disabled'),
     });
   }
   // Also when nothing changed (a retry finishes the work); then Cognito follows what the account holds

@@ -419,6 +419,14 @@ describe('coaching grants', () => {
       'dynamodb:Query coaching/index/byCoach',
       ...lines(KEY_WRITE, 'coaching key'),
     ],
+    // A disabled person is nobody's client: their coach unassigned in the disable's own transaction, or
+    // checked to be none.
+    DisableUser: [
+      'dynamodb:ConditionCheckItem coaching client#*',
+      'dynamodb:GetItem coaching client#*',
+      'dynamodb:UpdateItem coaching client#*',
+      ...lines(KEY_WRITE, 'coaching key'),
+    ],
     // Erasing a person: their notes and state deleted, the clients they coach unassigned.
     ...Object.fromEntries(ERASE_FUNCTIONS.map((id) => [id, erasePermissionsOn('coaching')])),
     FinishErases: FINISH_ERASES_PERMISSIONS.filter((line) =>
@@ -588,7 +596,7 @@ describe('coaching grants', () => {
     );
   });
 
-  it("lets only the health writes, the assignment routes, a new note, a role change and the erase change a client's state, and only the erase delete it", () => {
+  it("lets only the health writes, the assignment routes, a new note, a role change, a disable and the erase change a client's state, and only the erase delete it", () => {
     const resource = tableArn(prod, 'coaching');
     const state = client('client');
     expect(allowedTo(prod, { action: 'dynamodb:UpdateItem', resource, leadingKeys: state })).toEqual([
@@ -600,6 +608,7 @@ describe('coaching grants', () => {
       'DeleteMe',
       'DeleteMeasurement',
       'DeleteUser',
+      'DisableUser',
       'FinishErases',
       'UnassignCoach',
     ]);

@@ -1410,9 +1410,20 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
   ],
   DisableUser: [
     {
-      name: 'an admin disables a person: the guarded account change, then Cognito disables and signs out',
+      name: 'an admin disables a person with no coach: the guarded account change checking none was assigned, then Cognito disables and signs out',
       event: { claims: claims('admins'), pathParameters: clientPath },
       ddb: accounts(clientAccount()),
+      expectResult: (result) => {
+        status(200)(result);
+        expect(bodyOf(result)).toEqual({ userId: CLIENT_USER_ID, status: 'disabled' });
+      },
+    },
+    {
+      name: 'an admin disables a client: their coach unassigned in the guarded account change',
+      event: { claims: claims('admins'), pathParameters: clientPath },
+      ddb: firstAnswer(accounts(clientAccount()), (call) =>
+        on('GetItem', 'coaching', call) ? { Item: clientState({ coachId: OTHER_COACH_ID }) } : undefined,
+      ),
       expectResult: (result) => {
         status(200)(result);
         expect(bodyOf(result)).toEqual({ userId: CLIENT_USER_ID, status: 'disabled' });
