@@ -175,8 +175,9 @@ const LIFECYCLE_ROUTES = (): RouteDefinition[] => [
     path: '/internal/v1/admin/users/{userId}/recovery',
     auth: 'admin',
     entry: 'lambdas/api/admin/reset-access.ts',
+    // The code stored with its event, only while the issuer is an active admin and the account active.
     tables: {
-      accounts: [{ actions: ['GetItem'] }],
+      accounts: [{ actions: ['GetItem', 'ConditionCheckItem'] }],
       authChallenges: [{ actions: ['PutItem'], keys: ['recovery#*'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },

@@ -476,6 +476,34 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     });
   });
 
+  it('issues no code when a disable or a delete commits while the code is being issued (409)', async () => {
+    const recoveryOf = async (email: string) =>
+      (await world.scan('authChallenges')).filter((item) => item.pk === `recovery#${email}`);
+    for (const [name, path, method, answered] of [
+      ['disabled-mid-reset', 'disable', 'POST', 200],
+      ['deleted-mid-reset', '', 'DELETE', 204],
+    ] as const) {
+      const email = `${name}@example.com`;
+      const person = await activatedPerson(email);
+      const url = `/internal/v1/admin/users/${person.userId}${path && `/${path}`}`;
+      // The reset read the account as active; another admin's disable (or delete) commits before it is stored.
+      const race = await interleave('TransactWriteItemsCommand', 'recovery.issued', async () => {
+        expect((await api(method, url, token.admin)).status).toBe(answered);
+      });
+      try {
+        expect(await issueRecovery(person.userId), name).toMatchObject({
+          status: 409,
+          body: { message: ACCOUNT_MESSAGES.resetDisabled },
+        });
+      } finally {
+        race.remove();
+      }
+      expect(race.fired(), name).toBe(true);
+      expect(await recoveryOf(email), name).toEqual([]);
+      expect(await auditOf('recovery.issued', person.userId), name).toEqual([]);
+    }
+  });
+
   it('lets exactly one of two registrations with one recovery code win', async () => {
     const person = world.people.other;
     const issued = await api<{ activationCode: string }>(

@@ -4,14 +4,18 @@
  * person registers a new passkey with it: their passkeys keep working until then. Not for a disabled
  * account (409): its recovery would put a passkey on an account whose passkeys a disable froze.
  */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { ACCOUNT_MESSAGES, RECOVERY_CODE_TTL_SECONDS } from '../../../shared/account';
-import { originOf, recordAudit } from '../../common/audit';
+import { API_MESSAGES } from '../../../shared/messages';
+import { auditTransactItem, originOf } from '../../common/audit';
 import { targetAccount } from '../../common/account-admin';
-import { Conflict } from '../../common/errors';
+import { Conflict, Forbidden } from '../../common/errors';
 import { created, httpHandler } from '../../common/http';
 import { newActivationCode } from '../../common/invite';
 import { requireRecentSignIn } from '../../common/session';
-import { expiresIn, putRecovery } from '../../common/repositories/auth-challenges';
+import { conditionFailedAt, transactWrite } from '../../common/transactions';
+import { activeAccountCheckItem, activeAdminCheckItem } from '../../common/repositories/accounts';
+import { expiresIn, putRecoveryItem } from '../../common/repositories/auth-challenges';
 
 export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParameters, event }) => {
   // Whoever holds the code can take the account over: an admin session left open is not enough.
@@ -21,19 +25,38 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
   if (target.status !== 'active') throw new Conflict(ACCOUNT_MESSAGES.resetDisabled);
   const activationCode = newActivationCode();
   const expiresAt = expiresIn(RECOVERY_CODE_TTL_SECONDS);
-  // Recorded first: a code nobody can account for is never handed out.
-  await recordAudit(originOf(event), {
-    type: 'recovery.issued',
-    actorId: caller.sub,
-    subjectId: target.userId,
-  });
-  await putRecovery({
-    email: target.email,
-    activationCode,
-    userId: target.userId,
-    issuedBy: caller.sub,
-    issuedAt: Date.now(),
-    expiresAt,
-  });
+  const own = target.userId === caller.sub;
+  // The code is stored with its event (a code nobody can account for is never handed out), only while
+  // the issuer is an active admin and the account still active: a disable or an erase that commits
+  // after the read above leaves no code, rather than one issued after it that an enable would revive.
+  // On their own account the issuer is the account checked.
+  const checks = own
+    ? [activeAdminCheckItem(target.userId)]
+    : [activeAdminCheckItem(caller.sub), activeAccountCheckItem(target.userId)];
+  try {
+    await transactWrite({
+      TransactItems: [
+        ...checks,
+        auditTransactItem(originOf(event), {
+          type: 'recovery.issued',
+          actorId: caller.sub,
+          subjectId: target.userId,
+        }),
+        putRecoveryItem({
+          email: target.email,
+          activationCode,
+          userId: target.userId,
+          issuedBy: caller.sub,
+          issuedAt: Date.now(),
+          expiresAt,
+        }),
+      ],
+    });
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    // The issuer is no longer an active admin (on their own account, the only check).
+    if (conditionFailedAt(error, 0)) throw new Forbidden(API_MESSAGES.forbidden);
+    throw new Conflict(ACCOUNT_MESSAGES.resetDisabled);
+  }
   return created({ activationCode, expiresAt: new Date(expiresAt * 1000).toISOString() });
 });

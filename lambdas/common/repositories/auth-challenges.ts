@@ -104,15 +104,10 @@ export const consumeRegistrationChallengeItem = (email: string, challenge: strin
   },
 });
 
-/** Stores a recovery code, replacing (and so invalidating) any earlier one for the email. */
-export const putRecovery = async (grant: RecoveryGrant): Promise<void> => {
-  await ddb.send(
-    new PutCommand({
-      TableName: table(),
-      Item: { pk: recoveryKey(grant.email), kind: 'recovery', ...grant },
-    }),
-  );
-};
+/** Transaction item storing a recovery code, replacing (and so invalidating) any earlier one for the email. */
+export const putRecoveryItem = (grant: RecoveryGrant): TransactItem => ({
+  Put: { TableName: table(), Item: { pk: recoveryKey(grant.email), kind: 'recovery', ...grant } },
+});
 
 /** The unexpired recovery code of an email, if any (not consumed: see the registration transaction). */
 export const findRecovery = async (email: string): Promise<RecoveryGrant | undefined> => {

@@ -757,7 +757,8 @@ describe('least-privilege IAM', () => {
     // The guarded transactions check that the acting admin (or, for the last admin leaving, another
     // admin) is still an active admin when the change commits (lambdas/common/account-admin.ts); an
     // assignment, that the client and the coach still hold their roles and its admin is still one; a
-    // recovery, that the admin who issued its code still is one; a health record's create or delete,
+    // recovery, that the admin who issued its code still is one (and, issuing it, that the account is
+    // still active); a health record's create or delete,
     // that its owner's session still passes the session check; a coach's read of a client or note to
     // them, that the coach's session still does and the client is still in `users`; the coach's client
     // list and the person's export, that the reader's session still passes it.
@@ -779,6 +780,7 @@ describe('least-privilege IAM', () => {
       'ListClientNotes',
       'ListCoachClients',
       'RegisterPasskey',
+      'ResetAccess',
     ]);
     // Only the erase removes an account, one item by key: no function may batch-write (so put) one.
     expect(allowed('dynamodb:DeleteItem')).toEqual(['DeleteMe', 'DeleteUser', 'FinishErases']);
