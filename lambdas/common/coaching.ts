@@ -57,25 +57,6 @@ const unassignedEvent = (
   });
 
 /**
- * Unassigns every client of `coachId`, each in one transaction with its `coach.unassigned` event.
- * Answers the clients whose transaction was cancelled: their coach changed meanwhile (usually), or it
- * kept colliding with their health writes. The clients keep their records and notes.
- */
-export const unassignClientsOf = async (
-  coachId: string,
-  origin: RequestOrigin,
-  actorId: string,
-  reason: UnassignReason,
-): Promise<string[]> => {
-  const cancelled: string[] = [];
-  for (const clientId of await findCoachClientIds(coachId)) {
-    const event = unassignedEvent(origin, actorId, clientId, coachId, reason);
-    if (!(await unassignCoach(clientId, coachId, event))) cancelled.push(clientId);
-  }
-  return cancelled;
-};
-
-/**
  * The transaction items that end `clientId`'s coaching together with the change they are committed
  * with (a role change taking `users` away): the coach read now removed, with its `coach.unassigned`
  * event; with no coach, a check that none was assigned meanwhile. So no moment exists, however short,
@@ -114,6 +95,26 @@ export const unassignCoachOf = async (
     if (await unassignCoach(clientId, coachId, event)) return;
   }
   throw new Conflict(COACHING_MESSAGES.assignmentChanged);
+};
+
+/**
+ * Unassigns every client of `coachId`, each in one transaction with its `coach.unassigned` event. A
+ * cancelled one (the client's coach changed meanwhile, or it collided with their health writes) is read
+ * again and tried again while the state still names this coach (`unassignCoachOf`): done once no client
+ * found has this coach, else a 409 (the caller's work is tried again: a retry of the role change, the
+ * next run of FinishErases). The clients keep their records and notes.
+ */
+export const unassignClientsOf = async (
+  coachId: string,
+  origin: RequestOrigin,
+  actorId: string,
+  reason: UnassignReason,
+): Promise<void> => {
+  for (const clientId of await findCoachClientIds(coachId)) {
+    const event = unassignedEvent(origin, actorId, clientId, coachId, reason);
+    if (!(await unassignCoach(clientId, coachId, event)))
+      await unassignCoachOf(clientId, origin, actorId, reason, coachId);
+  }
 };
 
 /**

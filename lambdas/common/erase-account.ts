@@ -105,8 +105,9 @@ export const eraseAccount = async (account: ErasingAccount, origin: RequestOrigi
     ['pk', 'sk'],
   );
   await batchDeleteAll(tableName('coaching'), [...notes, { pk: `client#${userId}`, sk: 'state' }]);
-  // A coach's clients keep their records and notes, and lose their coach. A cancelled unassignment
-  // (the client's coach changed meanwhile, or kept colliding) is left: this coach can no longer sign in.
+  // A coach's clients keep their records and notes, and lose their coach: before the account item goes,
+  // so that an erase cut short here (a state that kept changing: 409) is finished by FinishErases,
+  // rather than leave a client whose state names a coach who is nobody.
   await unassignClientsOf(userId, origin, actorId, 'coach-deleted');
 
   await deleteItem('authChallenges', { pk: `passkey#${userId}` });

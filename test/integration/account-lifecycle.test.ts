@@ -4,6 +4,7 @@
  * races of the account lifecycle, each with exactly one outcome a person can explain.
  */
 import { ListUsersCommand, NotAuthorizedException } from '@aws-sdk/client-cognito-identity-provider';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -21,7 +22,7 @@ import type { Invitation } from '../../shared/schemas';
 import { TABLE_KEYS } from '../../shared/tables';
 import { LOCAL_USER_POOL_ID } from '../../infra/local/stack';
 import { localDocuments } from '../fixtures/aws-env';
-import { interleave } from '../fixtures/interleave';
+import { interleave, refuse } from '../fixtures/interleave';
 import { startPeople, type People, type Person } from '../fixtures/health-people';
 import { SoftwareAuthenticator } from '../fixtures/software-authenticator';
 
@@ -1175,6 +1176,50 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     const mine = await api<{ coach: unknown }>('GET', '/v1/users/me/coach', clientToken);
     expect(mine.body.coach).toBeNull();
     expect(await traces({ userId: coach2.userId, email: 'coach2@example.com' })).toEqual([]);
+  });
+
+  it("unassigns a deleted coach's client whose first unassignment was cancelled (read again, then unassigned)", async () => {
+    const email = 'coach3@example.com';
+    const invite = await api<{ activationCode: string }>(
+      'POST',
+      '/internal/v1/admin/invitations',
+      token.admin,
+      {
+        email,
+        roles: ['coaches'],
+      },
+    );
+    const coach3 = await world.http.activate(email, invite.body.activationCode);
+    const client = world.people.client;
+    const assigned = await api('PUT', `/internal/v1/admin/users/${client.userId}/coach`, token.admin, {
+      coachId: coach3.userId,
+    });
+    expect(assigned.status).toBe(200);
+    // The first unassignment meets a write of the client's own on their state, as DynamoDB answers it.
+    const cancelled = () =>
+      new TransactionCanceledException({
+        message: 'Transaction cancelled, please refer cancellation reasons for specific reasons',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }],
+      });
+    const once = await refuse('TransactWriteItemsCommand', 'coach-deleted', cancelled, 1);
+    try {
+      expect((await api('DELETE', `/internal/v1/admin/users/${coach3.userId}`, token.admin)).status).toBe(
+        204,
+      );
+    } finally {
+      once.remove();
+    }
+    expect(once.count()).toBe(1);
+    const state = (await world.scan('coaching')).find((item) => item.pk === `client#${client.userId}`);
+    expect(state?.coachId).toBeUndefined();
+    const unassigned = (await world.scan('auditEvents')).filter(
+      (event) => event.type === 'coach.unassigned' && event.subjectId === client.userId,
+    );
+    expect(unassigned.filter((event) => JSON.stringify(event.details).includes(coach3.userId))).toMatchObject(
+      [{ details: { coachId: coach3.userId, reason: 'coach-deleted' } }],
+    );
+    expect(await traces({ userId: coach3.userId, email })).toEqual([]);
   });
 
   it('fails a sign-in that was under way when the person was deleted', async () => {

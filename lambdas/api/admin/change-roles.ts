@@ -54,12 +54,7 @@ export const handler = httpHandler(
     // nobody can have been assigned to them under the new groups yet. Also when nothing changed in the
     // account, so that a retry after a failure here finishes the work.
     if (!kept('users')) await unassignCoachOf(target.userId, origin, caller.sub, 'roles-changed');
-    if (!kept('coaches')) {
-      const cancelled = await unassignClientsOf(target.userId, origin, caller.sub, 'roles-changed');
-      // Read again: a client whose state still names this coach is unassigned, one with another is left.
-      for (const clientId of cancelled)
-        await unassignCoachOf(clientId, origin, caller.sub, 'roles-changed', target.userId);
-    }
+    if (!kept('coaches')) await unassignClientsOf(target.userId, origin, caller.sub, 'roles-changed');
     // Also when nothing changed in the account: a retry after a failure here brings Cognito in line.
     // Then the account is read again: another admin's role change committed after this one's may
     // have set its groups before this request got here, and the groups follow what is stored.
