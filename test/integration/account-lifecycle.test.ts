@@ -1271,6 +1271,56 @@ describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
     expect(events.map((event) => (event.details as { email: string }).email)).toContain('late@example.com');
   });
 
+  it('changes nothing on a resend or a delete whose event cannot be written, and does it once when sent again', async () => {
+    const email = 'recorded@example.com';
+    const path = `/internal/v1/admin/invitations/${encodeURIComponent(email)}`;
+    const created = await invite(email);
+    const pendingCount = async () =>
+      (
+        await api<{ counts: { pendingInvitations: number } }>(
+          'GET',
+          '/internal/v1/admin/users?limit=1',
+          token.admin,
+        )
+      ).body.counts.pendingInvitations;
+    const eventsOf = async (type: string) =>
+      (await world.scan('auditEvents')).filter(
+        (event) => event.type === type && (event.details as { email?: string }).email === email,
+      );
+    const pending = await pendingCount();
+    // The audit table fails the write, as DynamoDB may answer at any time.
+    const failing = (type: string) =>
+      refuse('TransactWriteItemsCommand', type, () => new Error('InternalServerError'), 1);
+
+    const resendFails = await failing('invitation.resent');
+    try {
+      expect((await api('POST', `${path}/resend`, token.admin)).status).toBe(500);
+    } finally {
+      resendFails.remove();
+    }
+    expect(resendFails.count()).toBe(1);
+    expect((await listed(email))?.activationCode).toBe(created.body.activationCode);
+    expect((await check(email, created.body.activationCode)).body).toMatchObject({ valid: true });
+    const resent = await api<Invitation>('POST', `${path}/resend`, token.admin);
+    expect(resent.status).toBe(200);
+    expect((await listed(email))?.activationCode).toBe(resent.body.activationCode);
+    expect(await eventsOf('invitation.resent')).toHaveLength(1);
+
+    const deleteFails = await failing('invitation.deleted');
+    try {
+      expect((await api('DELETE', path, token.admin)).status).toBe(500);
+    } finally {
+      deleteFails.remove();
+    }
+    expect(deleteFails.count()).toBe(1);
+    expect((await listed(email))?.status).toBe('pending');
+    expect(await pendingCount()).toBe(pending);
+    expect((await api('DELETE', path, token.admin)).status).toBe(204);
+    expect(await listed(email)).toBeUndefined();
+    expect(await pendingCount()).toBe(pending - 1);
+    expect(await eventsOf('invitation.deleted')).toHaveLength(1);
+  });
+
   it('fails an activation still using the old code after a resend, and the new code activates', async () => {
     const created = await invite('switch@example.com');
     const verified = await api<{ cognitoUsername: string; registrationOptions: never }>(

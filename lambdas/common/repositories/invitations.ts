@@ -123,38 +123,46 @@ export const markCodeUsedItem = (
 });
 
 /**
- * Gives a pending (or expired) invitation a new code and a new expiry; the old code stops working at
- * once. Answers the updated invitation, or undefined when there is none or it was activated.
+ * Gives a pending (or expired) invitation a new code and a new expiry, with `also` (its audit event) in
+ * the same transaction; the old code stops working at once. Answers the updated invitation, or
+ * undefined when there is none or it was activated.
  */
 export const resendInvitation = async (
   email: string,
   activationCode: string,
   resentBy: string,
+  also: readonly TransactItem[] = [],
 ): Promise<InvitationRecord | undefined> => {
-  const resentAt = new Date().toISOString();
-  try {
-    const result = await ddb.send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: { email },
-        UpdateExpression:
-          'SET activationCode = :code, expiresAt = :expiresAt, resentBy = :resentBy, resentAt = :resentAt',
-        ConditionExpression: 'attribute_exists(email) AND codeUsed = :false',
-        ExpressionAttributeValues: {
-          ':code': activationCode,
-          ':expiresAt': invitationExpiryFromNow(),
-          ':resentBy': resentBy,
-          ':resentAt': resentAt,
-          ':false': false,
+  const invitation = await getInvitation(email);
+  if (!invitation || invitation.codeUsed) return undefined;
+  const resent = {
+    activationCode,
+    expiresAt: invitationExpiryFromNow(),
+    resentBy,
+    resentAt: new Date().toISOString(),
+  };
+  const committed = await transactIf({
+    TransactItems: [
+      {
+        Update: {
+          TableName: table(),
+          Key: { email },
+          UpdateExpression:
+            'SET activationCode = :code, expiresAt = :expiresAt, resentBy = :resentBy, resentAt = :resentAt',
+          ConditionExpression: 'attribute_exists(email) AND codeUsed = :false',
+          ExpressionAttributeValues: {
+            ':code': resent.activationCode,
+            ':expiresAt': resent.expiresAt,
+            ':resentBy': resent.resentBy,
+            ':resentAt': resent.resentAt,
+            ':false': false,
+          },
         },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return result.Attributes as InvitationRecord;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
-  }
+      },
+      ...also,
+    ],
+  });
+  return committed ? { ...invitation, ...resent } : undefined;
 };
 
 /** Transaction item deleting a person's invitation (whatever its state), if there is one. */
@@ -169,10 +177,14 @@ export type DeleteOutcome =
 const DELETE_ATTEMPTS = 3;
 
 /**
- * Deletes a pending invitation and answers what it was; an activated one stays. The delete and the
- * pending count change in one transaction, conditioned on the invitation still being unused.
+ * Deletes a pending invitation and answers what it was; an activated one stays. The delete, the pending
+ * count change and `also` (its audit event) in one transaction, conditioned on the invitation still
+ * being unused.
  */
-export const deletePendingInvitation = async (email: string): Promise<DeleteOutcome> => {
+export const deletePendingInvitation = async (
+  email: string,
+  also: readonly TransactItem[] = [],
+): Promise<DeleteOutcome> => {
   for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt += 1) {
     const invitation = await getInvitation(email);
     if (!invitation) return { outcome: 'not-found' };
@@ -198,6 +210,7 @@ export const deletePendingInvitation = async (email: string): Promise<DeleteOutc
           },
         },
         ...countsUpdateItem({ pendingInvitations: -1 }),
+        ...also,
       ],
     });
     if (deleted) return { outcome: 'deleted', invitation };
