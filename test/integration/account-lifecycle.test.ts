@@ -1347,6 +1347,46 @@ describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
     expect((await api('GET', '/v1/users/me', person.idToken)).status).toBe(200);
   });
 
+  it('refuses a registration whose code a resend replaced as it committed (400, not "already used")', async () => {
+    const email = 'resent-midway@example.com';
+    const created = await invite(email);
+    const verified = await api<{ cognitoUsername: string; registrationOptions: never }>(
+      'POST',
+      '/v1/auth/verify-activation',
+      undefined,
+      { email, activationCode: created.body.activationCode },
+    );
+    const device = new SoftwareAuthenticator(world.stack.origin);
+    // The registration read the invitation with its first code; the admin resends before it commits.
+    const race = await interleave('TransactWriteItemsCommand', 'activation.completed', async () => {
+      const resent = await api(
+        'POST',
+        `/internal/v1/admin/invitations/${encodeURIComponent(email)}/resend`,
+        token.admin,
+      );
+      expect(resent.status).toBe(200);
+    });
+    try {
+      const late = await api('POST', '/v1/auth/register-passkey', undefined, {
+        email,
+        activationCode: created.body.activationCode,
+        cognitoUsername: verified.body.cognitoUsername,
+        registrationResponse: device.createCredential(verified.body.registrationOptions),
+      });
+      expect(race.fired()).toBe(true);
+      expect(late).toMatchObject({ status: 400, body: { message: API_MESSAGES.registrationFailed } });
+    } finally {
+      race.remove();
+    }
+    expect((await listed(email))?.status).toBe('pending');
+    const failed = (await world.scan('auditEvents')).filter(
+      (event) => event.type === 'activation.failed' && (event.details as { email?: string }).email === email,
+    );
+    expect(failed.map((event) => (event.details as { reason?: string }).reason)).toEqual([
+      'registration-refused',
+    ]);
+  });
+
   it('refuses to resend an activated invitation (409) or one that does not exist (404)', async () => {
     expect(
       await api(

@@ -291,8 +291,10 @@ const activate = async (body: Body, invitation: InvitationRecord, origin: Reques
     await transactWrite({ TransactItems: items });
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;
-    // The code was used meanwhile, or another registration with it is committing right now.
-    if (lostRace(error, items.indexOf(markCodeUsed))) throw new Conflict(API_MESSAGES.activationCodeUsed);
+    // Another registration with the code is committing right now; else the invitation, read again, tells
+    // whether the code was used meanwhile (409) or changed, expired or went (a resend, a delete: 400).
+    if (error.CancellationReasons?.some((reason) => reason.Code === 'TransactionConflict'))
+      throw new Conflict(API_MESSAGES.activationCodeUsed);
     throw await rejectedOrUsed(invitation.email);
   }
   return pending;
