@@ -195,6 +195,15 @@ describe('the coach follows the client', () => {
     expect(other).toMatchObject({ status: 200, body: { clients: [] } });
   });
 
+  it("gives the admin's assignment routes and the coach checks who coaches U, never U's summary", async () => {
+    const stored = (await world.scan('coaching')).find((item) => item.pk === `client#${u.userId}`);
+    // The state item holds the summary the health writes keep: the last entry and a day's counter.
+    expect(stored).toMatchObject({ coachId: c.userId, lastEntryAt: meal.createdAt });
+    expect(Object.keys(stored ?? {}).some((key) => key.startsWith('oot_'))).toBe(true);
+    const { getClientState } = await import('../../lambdas/common/repositories/coaching');
+    expect(await getClientState(u.userId)).toEqual({ clientId: u.userId, coachId: c.userId });
+  });
+
   it("reads U's measurements, logs and notes exactly as U sees them", async () => {
     const own = await call<Page<Measurement>>(u, 'GET', '/v1/measurements');
     const seen = await readAsC<Page<Measurement>>(`/v1/coach/clients/${u.userId}/measurements`, {

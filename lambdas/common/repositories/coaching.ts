@@ -35,12 +35,24 @@ export interface ClientState {
   readonly [counter: `oot_${string}`]: number | undefined;
 }
 
-/** The client's state, read consistently: an unassigned coach loses access on the next request. */
-export const getClientState = async (clientId: string): Promise<ClientState | undefined> => {
+/** Who coaches a client, as a state item holds it. */
+export type ClientCoach = Pick<ClientState, 'clientId' | 'coachId'>;
+
+/**
+ * Who coaches the client, read consistently from their state: an unassigned coach loses access on the
+ * next request. Only the two ids: the summary beside them is health data, which none of the callers
+ * (the admin's assignment routes, the client's own coach page, the coach checks) needs.
+ */
+export const getClientState = async (clientId: string): Promise<ClientCoach | undefined> => {
   const result = await ddb.send(
-    new GetCommand({ TableName: table(), Key: stateKey(clientId), ConsistentRead: true }),
+    new GetCommand({
+      TableName: table(),
+      Key: stateKey(clientId),
+      ConsistentRead: true,
+      ProjectionExpression: 'clientId, coachId',
+    }),
   );
-  return result.Item as ClientState | undefined;
+  return result.Item as ClientCoach | undefined;
 };
 
 /** The UTC days of the out-of-target window ending `now`, newest first. */
@@ -121,7 +133,7 @@ export const entryDeletedSummaryItem = (clientId: string, day: string): Transact
 export const assignCoach = async (
   clientId: string,
   coachId: string,
-  previous: ClientState | undefined,
+  previous: ClientCoach | undefined,
   at: string,
   audit: TransactItem,
   guards: readonly TransactItem[] = [],
