@@ -74,10 +74,15 @@ export const useRowActions = ({ openDialog, openDialogIfNone, announce }: RowAct
     },
     onToggleStatus: (entry) => {
       const change = entry.status === 'disabled' ? 'enable' : 'disable';
+      // A disabled person is nobody's client: the disable ended their coaching (decision 042).
+      const done =
+        change === 'disable' && entry.coachId !== undefined
+          ? `${entry.email} disabled. Their coach was unassigned.`
+          : `${entry.email} ${change}d.`;
       begin();
       setUserStatus.mutate(
         { userId: entry.key, change },
-        { onSuccess: () => announce(`${entry.email} ${change}d.`), onError: failWith(STATUS_FAILED) },
+        { onSuccess: () => announce(done), onError: failWith(STATUS_FAILED) },
       );
     },
     onDeleteUser: (entry) => {

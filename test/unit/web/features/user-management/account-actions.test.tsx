@@ -164,6 +164,28 @@ describe('User Management: account lifecycle', () => {
     expect(api.callsTo('POST', `${USER_PATH}/enable`)).toHaveLength(1);
   });
 
+  it('says a client who is disabled lost their coach, and says only "disabled" of one who had none', async () => {
+    const COACH_ID = '33333333-3333-4333-8333-333333333333';
+    users = [{ ...ALEX, coachId: COACH_ID }];
+    api.set(`POST ${USER_PATH}/disable`, () => {
+      users = [{ ...ALEX, status: 'disabled' }];
+      return json({ userId: ALEX.userId, status: 'disabled' });
+    });
+    api.set(`POST ${USER_PATH}/enable`, () => {
+      users = [{ ...ALEX, status: 'active' }];
+      return json({ userId: ALEX.userId, status: 'active' });
+    });
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Disable alex@example.com' }));
+    expect(
+      await screen.findByText('alex@example.com disabled. Their coach was unassigned.'),
+    ).toBeInTheDocument();
+    await app.user.click(await screen.findByRole('button', { name: 'Enable alex@example.com' }));
+    expect(await screen.findByText('alex@example.com enabled.')).toBeInTheDocument();
+    await app.user.click(await screen.findByRole('button', { name: 'Disable alex@example.com' }));
+    expect(await screen.findByText('alex@example.com disabled.')).toBeInTheDocument();
+  });
+
   it('shows the change in the Audit Log when it is opened again, though its page was read a moment before', async () => {
     const AUDIT = '/internal/v1/admin/audit';
     api.set(`GET ${AUDIT}`, { events: [], people: [] });
