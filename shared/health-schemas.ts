@@ -41,12 +41,19 @@ const issue = (ctx: Ctx, path: string, message: string, input: unknown) =>
 
 /**
  * A moment as ISO 8601 with a zone (`Z` or an offset), normalized to UTC (`toISOString`), so stored
- * times sort as text and every list orders them the same way.
+ * times sort as text and every list orders them the same way. One whose UTC year leaves 0000 to 9999
+ * (`9999-12-31T23:00:00-05:00`) is refused: `toISOString` writes it with a sign and six digits, which
+ * sorts before every other time.
  */
 export const instantSchema = /* @__PURE__ */ (() =>
   z.pipe(
     z.iso.datetime({ offset: true, error: 'Invalid datetime' }),
-    z.transform((value: string) => new Date(value).toISOString()),
+    z.transform((value: string, ctx) => {
+      const utc = new Date(value).toISOString();
+      if (/^\d{4}-/.test(utc)) return utc;
+      ctx.issues.push({ code: 'custom', message: 'Invalid datetime', input: value });
+      return z.NEVER;
+    }),
   ))();
 
 /** A record's own time: not before 1900 and at most five minutes ahead of the server's clock. */

@@ -439,6 +439,9 @@ describe('bad input gets a clear error and changes nothing', () => {
     ['limit=ten', HEALTH_MESSAGES.limit],
     ['type=sugar', HEALTH_MESSAGES.measurementType],
     ['from=yesterday', 'Invalid datetime'],
+    // A year past 9999 in UTC, which would sort before every stored time.
+    [`to=${encodeURIComponent('9999-12-31T23:59:59-05:00')}`, 'Invalid datetime'],
+    [`from=${encodeURIComponent('0000-01-01T00:30:00+01:00')}`, 'Invalid datetime'],
     [
       `from=${encodeURIComponent('2025-02-01T00:00:00Z')}&to=${encodeURIComponent('2025-01-01T00:00:00Z')}`,
       HEALTH_MESSAGES.fromAfterTo,
