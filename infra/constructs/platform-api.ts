@@ -60,9 +60,9 @@ export interface PlatformApiProps {
    * @default API_REQUESTS_PER_IP_PER_5_MIN (waf-limits.ts)
    */
   readonly requestsPerIpPer5Min?: number;
-  /** Retention of the access logs. @default RetentionDays.ONE_MONTH */
+  /** Retention of the access and execution logs. @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
-  /** What happens to the access log group when the stack is deleted. @default RemovalPolicy.RETAIN */
+  /** What happens to the access and execution log groups when the stack is deleted. @default RemovalPolicy.RETAIN */
   readonly logRemovalPolicy?: RemovalPolicy;
 }
 
@@ -133,6 +133,9 @@ export class PlatformApi extends Construct {
     }
 
     this.restApi = new RestApi(this, 'RestApi', {
+      // API Gateway's metrics (and so the 5XX alarm) are keyed by the API's name, not its id: named
+      // after the stack, no other API of the account and Region shares them.
+      restApiName: Stack.of(this).stackName,
       description: 'Metabolic health coaching API',
       endpointTypes: [EndpointType.REGIONAL],
       // Logging to CloudWatch needs the account-wide API Gateway role. Retained so that deleting one
@@ -182,6 +185,16 @@ export class PlatformApi extends Construct {
 
     // RestApi adds an "Endpoint" output with a trailing slash; the stack's ApiUrl output replaces it.
     this.restApi.node.tryRemoveChild('Endpoint');
+
+    // The execution log (errors only, no bodies) goes to a group API Gateway names itself, which it
+    // would create with no expiry and leave behind a deleted stack: made here first, kept as the
+    // access logs are.
+    const executionLogs = new LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.restApi.restApiId}/${props.stageName}`,
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
+    });
+    this.restApi.deploymentStage.node.addDependency(executionLogs);
 
     this.origin = `https://${this.restApi.restApiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`;
     this.url = `${this.origin}/${props.stageName}`;

@@ -129,6 +129,8 @@ describe('the alarms', () => {
       Period: 300,
     });
     expect(flatten(alarm.Dimensions ?? null)).toContain('prod');
+    // The API's own name (the stack's), which no other API of the account and Region has.
+    expect(alarm.Dimensions).toContainEqual({ Name: 'ApiName', Value: 'MetabolicCoaching-prod' });
     const dimensions = (alarm.Dimensions as { Name: string }[]).map((dimension) => dimension.Name).sort();
     expect(dimensions).toEqual(['ApiName', 'Stage']);
   });

@@ -25,6 +25,7 @@ import {
   USER_POOL_REQUESTS_PER_IP_PER_5_MIN,
 } from '../../../infra/constructs/waf-limits';
 import { STACK_OUTPUTS } from '../../../infra/stacks/outputs';
+import { stackNameFor } from '../../../infra/stacks/stage-config';
 import { securityHeaders } from '../../../infra/security-headers';
 import {
   actionsOf,
@@ -1034,6 +1035,30 @@ describe('REST API', () => {
         'method.response.header.Access-Control-Allow-Origin'
       ],
     ).toBe("'https://app.example.com'");
+  });
+
+  it("keeps the execution logs in a group it makes, with the stage's retention, and names the API after the stack", () => {
+    for (const [synth, stageName, days, policy] of [
+      [prod, 'prod', 90, 'Retain'],
+      [dev, 'dev', 7, 'Delete'],
+    ] as const) {
+      const restApi = logicalIdOf(synth.stack, synth.stack.api.restApi);
+      // API Gateway writes to this name; a group it made itself would never expire nor go with the stack.
+      const groups = Object.entries(resourcesOf(synth.template, 'AWS::Logs::LogGroup')).filter(
+        ([, group]) =>
+          flatten(group.Properties.LogGroupName) === `API-Gateway-Execution-Logs_\${${restApi}}/${stageName}`,
+      );
+      expect(groups, stageName).toHaveLength(1);
+      const [[groupId, group]] = groups as [[string, CfnResource]];
+      expect(group.Properties.RetentionInDays, stageName).toBe(days);
+      expect(group.DeletionPolicy, stageName).toBe(policy);
+      // Made before the stage that logs to it.
+      const [, stage] = only(resourcesOf(synth.template, 'AWS::ApiGateway::Stage'));
+      expect((stage as CfnResource & { DependsOn?: string[] }).DependsOn, stageName).toContain(groupId);
+      // API Gateway's metrics, and so the 5XX alarm, are keyed by this name.
+      const [, api] = only(resourcesOf(synth.template, 'AWS::ApiGateway::RestApi'));
+      expect(api.Properties.Name, stageName).toBe(stackNameFor(stageName));
+    }
   });
 
   it('writes JSON access logs to its own log group, with no bodies and no raw paths', () => {
