@@ -795,7 +795,8 @@ export const SCHEDULED = {
       coaching: [
         { actions: ['Query'], keys: ['notes#*'] },
         { actions: ['BatchWriteItem'], keys: ['notes#*', 'client#*'] },
-        { actions: ['UpdateItem'], keys: ['client#*'] },
+        // A client's unassignment, and its state read again when that was cancelled.
+        { actions: ['GetItem', 'UpdateItem'], keys: ['client#*'] },
         { actions: ['Query'], index: 'byCoach' },
       ],
       // The account read again and deleted last; the counts updated in the same transaction.

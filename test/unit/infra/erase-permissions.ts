@@ -59,7 +59,8 @@ export const erasePermissionsOn = (table: string): string[] =>
 
 /**
  * FinishErases's: the erase's, without what the disabling commit needs (it ran in the request: the
- * active-admin check, the person's own coaching ended), and a Query of the disabled accounts.
+ * active-admin check, the person's own coaching checked), and a Query of the disabled accounts. It
+ * keeps GetItem on a client's state: a coach's client whose unassignment was cancelled is read again.
  */
 export const FINISH_ERASES_PERMISSIONS: readonly string[] = [
   ...ERASE_PERMISSIONS.filter(
@@ -68,7 +69,6 @@ export const FINISH_ERASES_PERMISSIONS: readonly string[] = [
         'dynamodb:ConditionCheckItem accounts',
         'dynamodb:UpdateItem accounts',
         'dynamodb:ConditionCheckItem coaching client#*',
-        'dynamodb:GetItem coaching client#*',
       ].includes(line),
   ),
   'dynamodb:Query accounts/index/byStatus',

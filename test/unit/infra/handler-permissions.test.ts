@@ -1554,6 +1554,33 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       ),
       expectResult: (result) => expect(result).toEqual({ finished: 1, failed: 0 }),
     },
+    {
+      name: "an erased coach's client whose unassignment was cancelled: the state read again, then unassigned",
+      event: {},
+      ddb: (() => {
+        let unassignments = 0;
+        return firstAnswer(
+          (call) =>
+            on('Query', 'accounts', call) && call.index === 'byStatus'
+              ? { Items: [{ userId: OTHER_COACH_ID }] }
+              : undefined,
+          (call) => {
+            if (on('GetItem', 'coaching', call) && call.keys[0] === `client#${CLIENT_USER_ID}`)
+              return { Item: clientState({ coachId: OTHER_COACH_ID }) };
+            if (on('UpdateItem', 'coaching', call) && (unassignments += 1) === 1) throw cancelled();
+            return undefined;
+          },
+          accounts({
+            ...coachAccount,
+            status: 'disabled',
+            disabledAt: 1_700_000_000_000,
+            erasing: { at: 1_700_000_000_000, by: ISSUER_ID },
+          }),
+          erasable(OTHER_COACH_ID, { clients: [CLIENT_USER_ID] }),
+        );
+      })(),
+      expectResult: (result) => expect(result).toEqual({ finished: 1, failed: 0 }),
+    },
   ],
   PreTokenGeneration: [
     {
