@@ -79,6 +79,9 @@ export const confirmResetAccess = (email: string): string =>
   `Reset access for ${email}? Their passkeys stop working.`;
 export const confirmDeleteUser = (email: string): string =>
   `Delete ${email} and all their data? This cannot be undone.`;
+/** Asked only of a client who has a coach: the disable ends the coaching (not worded by SPEC-2; decision 042). */
+export const confirmDisableCoached = (email: string): string =>
+  `Disable ${email}? Their coach will be unassigned, and enabling them again does not bring the coach back.`;
 
 export const passkeyNameSchema = /* @__PURE__ */ (() =>
   z

@@ -10,7 +10,7 @@ import { userIdSchema } from '../../shared/schemas';
 import { auditTransactItem, originOf, recordAudit, type RequestOrigin } from './audit';
 import { Conflict, Forbidden } from './errors';
 import type { Caller } from './http';
-import { getAccountGate, holdsRoleCheckItem } from './repositories/accounts';
+import { accountCheckItem, getAccountGate } from './repositories/accounts';
 import {
   coachOfCheckItem,
   findCoachClientIds,
@@ -26,15 +26,20 @@ import type { TransactItem } from './aws';
 
 /**
  * The client id of a client route, once the caller is that client's coach right now and the client
- * is still a member of `users`; else 403. The role is read with the assignment: a role change ends the
- * coaching the moment it commits, before its unassignment is written
+ * is still an active member of `users`; else 403. The account is read with the assignment: a role
+ * change or a disable ends the coaching the moment it commits, before any unassignment written after
+ * it, and a client disabled before the disable ended coaching (0.6.0) is nobody's client either
  * (docs/decisions/042-coaching-and-audit.md).
  */
 export const requireCoachOf = async (caller: Caller, clientId: string | undefined): Promise<string> => {
   if (!userIdSchema.safeParse(clientId).success || clientId === undefined)
     throw new Forbidden(COACHING_MESSAGES.notYourClient);
   const [state, client] = await Promise.all([getClientState(clientId), getAccountGate(clientId)]);
-  if (state?.coachId !== caller.sub || !canonicalRoles(client?.roles ?? []).includes('users'))
+  if (
+    state?.coachId !== caller.sub ||
+    client?.status !== 'active' ||
+    !canonicalRoles(client.roles).includes('users')
+  )
     throw new Forbidden(COACHING_MESSAGES.notYourClient);
   return clientId;
 };
@@ -121,8 +126,9 @@ export const unassignClientsOf = async (
  * Records that the coach read a client's data, after the read and before it is answered: committed
  * only while the caller's session still passes the session check (else 401: a disable, delete, role
  * change or sign-out overtook the read), the caller is still the client's coach and the client still
- * in `users` (else 403: an unassignment, a role change or an erase overtook it). A refused read
- * leaves no event, and every read answered happened while the coaching and the coach's session held.
+ * an active member of `users` (else 403: an unassignment, a role change, a disable or an erase
+ * overtook it). A refused read leaves no event, and every read answered happened while the coaching
+ * and the coach's session held.
  * 503 when the event cannot be written otherwise. Details name what was read and how much, never a value.
  */
 export const recordClientRead = (
@@ -140,7 +146,7 @@ export const recordClientRead = (
         checks: [
           ...session.checks,
           coachOfCheckItem(clientId, coach.sub),
-          holdsRoleCheckItem(clientId, 'users'),
+          accountCheckItem(clientId, { roles: ['users'], active: true }),
         ],
         refused: (failed) => (failed(0) ? session.refused() : new Forbidden(COACHING_MESSAGES.notYourClient)),
       },

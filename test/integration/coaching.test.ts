@@ -1036,6 +1036,43 @@ describe('an access that ends while a request is under way', () => {
     expect((await call(coach, 'GET', `/v1/coach/clients/${client.userId}/measurements`)).status).toBe(200);
   });
 
+  it('refuses a coach a client disabled before the disable ended coaching, and a second disable unassigns them', async () => {
+    const { client, coach } = await newCoaching('disabled-earlier');
+    expect((await disable(client)).status).toBe(200);
+    // The state names the coach again behind the API's back, as a disable of 0.6.0 before this change left it.
+    const documents = localDocuments();
+    try {
+      await documents.send(
+        new UpdateCommand({
+          TableName: world.stack.tables.coaching,
+          Key: { pk: `client#${client.userId}`, sk: 'state' },
+          UpdateExpression: 'SET coachId = :coach, assignedAt = :at',
+          ExpressionAttributeValues: { ':coach': coach.userId, ':at': new Date().toISOString() },
+        }),
+      );
+    } finally {
+      documents.destroy();
+    }
+    for (const [method, path, json] of clientRoutes(client.userId))
+      expect(await call(coach, method, path, json), `${method} ${path}`).toMatchObject({
+        status: 403,
+        body: { message: COACHING_MESSAGES.notYourClient },
+      });
+    expect(await eventsBy(coach.userId, 'client.data.read')).toEqual([]);
+
+    // Disabled again: the coach left over is unassigned, with its event.
+    expect((await disable(client)).status).toBe(200);
+    const state = (await world.scan('coaching')).find((item) => item.pk === `client#${client.userId}`);
+    expect(state?.coachId).toBeUndefined();
+    const unassigned = (await auditOf()).filter(
+      (event) => event.type === 'coach.unassigned' && event.subjectId === client.userId,
+    );
+    expect(unassigned.at(-1)).toMatchObject({
+      details: { coachId: coach.userId, reason: 'account-disabled' },
+    });
+    expect(unassigned).toHaveLength(2);
+  });
+
   it('refuses an assignment whose admin was disabled after the session check (403), and assigns nothing', async () => {
     const admin2 = await newPerson('admin.two@example.com', ['admins']);
     const client = await newPerson('client.unassigned@example.com', ['users']);

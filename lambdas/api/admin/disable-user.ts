@@ -9,7 +9,7 @@
 import { ACCOUNT_MESSAGES } from '../../../shared/account';
 import { originOf } from '../../common/audit';
 import { commitAdminChange, followStatus, targetAccount } from '../../common/account-admin';
-import { endCoachingItems } from '../../common/coaching';
+import { endCoachingItems, unassignCoachOf } from '../../common/coaching';
 import { Conflict } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import { revocationSecond } from '../../common/repositories/accounts';
@@ -17,8 +17,11 @@ import { revocationSecond } from '../../common/repositories/accounts';
 export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParameters, event }) => {
   const target = await targetAccount(pathParameters.userId);
   if (target.userId === caller.sub) throw new Conflict(ACCOUNT_MESSAGES.selfDisable);
-  if (target.status !== 'disabled') {
-    const origin = originOf(event);
+  const origin = originOf(event);
+  if (target.status === 'disabled') {
+    // Disabled already, perhaps before a disable ended coaching (0.6.0): a coach left is unassigned now.
+    await unassignCoachOf(target.userId, origin, caller.sub, 'account-disabled');
+  } else {
     await commitAdminChange({
       actorId: caller.sub,
       target,

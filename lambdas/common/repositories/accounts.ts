@@ -225,10 +225,6 @@ export const accountCheckItem = (
   },
 });
 
-/** Transaction item checking that the person still holds `role` when the change commits. */
-export const holdsRoleCheckItem = (userId: string, role: RoleGroup): TransactItem =>
-  accountCheckItem(userId, { roles: [role] });
-
 /** Transaction item checking that the acting admin is still an active admin when the change commits. */
 export const activeAdminCheckItem = (userId: string): TransactItem =>
   accountCheckItem(userId, { roles: ['admins'], active: true });

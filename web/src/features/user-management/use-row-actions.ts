@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { confirmDeleteUser, confirmResetAccess } from '../../../../shared/account';
+import { confirmDeleteUser, confirmDisableCoached, confirmResetAccess } from '../../../../shared/account';
 import { confirmDeleteInvitation, MESSAGES } from '../../../../shared/messages';
 import { errorMessage } from '../../lib/errors';
 import { useDeleteInvitation } from './api/delete-invitation';
@@ -74,11 +74,13 @@ export const useRowActions = ({ openDialog, openDialogIfNone, announce }: RowAct
     },
     onToggleStatus: (entry) => {
       const change = entry.status === 'disabled' ? 'enable' : 'disable';
-      // A disabled person is nobody's client: the disable ended their coaching (decision 042).
-      const done =
-        change === 'disable' && entry.coachId !== undefined
-          ? `${entry.email} disabled. Their coach was unassigned.`
-          : `${entry.email} ${change}d.`;
+      // A disabled person is nobody's client: the disable ends their coaching (decision 042). Else
+      // Disable asks nothing (SPEC-2 words no prompt, and Enable undoes it).
+      const endsCoaching = change === 'disable' && entry.coachId !== undefined;
+      if (endsCoaching && !window.confirm(confirmDisableCoached(entry.email))) return;
+      const done = endsCoaching
+        ? `${entry.email} disabled. Their coach was unassigned.`
+        : `${entry.email} ${change}d.`;
       begin();
       setUserStatus.mutate(
         { userId: entry.key, change },

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACCOUNT_LABELS, ACCOUNT_MESSAGES } from '../../../../../shared/account';
+import { ACCOUNT_LABELS, ACCOUNT_MESSAGES, confirmDisableCoached } from '../../../../../shared/account';
 import { MESSAGES } from '../../../../../shared/messages';
 import type { AdminUserListItem, Invitation } from '../../../../../shared/schemas';
 import * as cognito from '../../support/cognito-mock';
@@ -164,7 +164,7 @@ describe('User Management: account lifecycle', () => {
     expect(api.callsTo('POST', `${USER_PATH}/enable`)).toHaveLength(1);
   });
 
-  it('says a client who is disabled lost their coach, and says only "disabled" of one who had none', async () => {
+  it('asks before disabling a client who has a coach and says they lost them; disables one with none at once', async () => {
     const COACH_ID = '33333333-3333-4333-8333-333333333333';
     users = [{ ...ALEX, coachId: COACH_ID }];
     api.set(`POST ${USER_PATH}/disable`, () => {
@@ -175,15 +175,22 @@ describe('User Management: account lifecycle', () => {
       users = [{ ...ALEX, status: 'active' }];
       return json({ userId: ALEX.userId, status: 'active' });
     });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValue(true);
     const app = await openUserManagement();
+    // Asked first, as the disable ends the coaching: declined, nothing is sent.
+    await app.user.click(screen.getByRole('button', { name: 'Disable alex@example.com' }));
+    expect(confirm).toHaveBeenLastCalledWith(confirmDisableCoached('alex@example.com'));
+    expect(api.callsTo('POST', `${USER_PATH}/disable`)).toHaveLength(0);
     await app.user.click(screen.getByRole('button', { name: 'Disable alex@example.com' }));
     expect(
       await screen.findByText('alex@example.com disabled. Their coach was unassigned.'),
     ).toBeInTheDocument();
     await app.user.click(await screen.findByRole('button', { name: 'Enable alex@example.com' }));
     expect(await screen.findByText('alex@example.com enabled.')).toBeInTheDocument();
+    // One with no coach is disabled at once, as SPEC-2 has it.
     await app.user.click(await screen.findByRole('button', { name: 'Disable alex@example.com' }));
     expect(await screen.findByText('alex@example.com disabled.')).toBeInTheDocument();
+    expect(confirm).toHaveBeenCalledTimes(2);
   });
 
   it('shows the change in the Audit Log when it is opened again, though its page was read a moment before', async () => {
