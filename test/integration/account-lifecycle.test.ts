@@ -477,12 +477,24 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     });
   });
 
-  it('issues no code when a disable or a delete commits while the code is being issued (409)', async () => {
+  it('issues no code when a disable (409) or a delete (404) commits while the code is being issued', async () => {
     const recoveryOf = async (email: string) =>
       (await world.scan('authChallenges')).filter((item) => item.pk === `recovery#${email}`);
-    for (const [name, path, method, answered] of [
-      ['disabled-mid-reset', 'disable', 'POST', 200],
-      ['deleted-mid-reset', '', 'DELETE', 204],
+    for (const [name, path, method, answered, refused] of [
+      [
+        'disabled-mid-reset',
+        'disable',
+        'POST',
+        200,
+        { status: 409, body: { message: ACCOUNT_MESSAGES.resetDisabled } },
+      ],
+      [
+        'deleted-mid-reset',
+        '',
+        'DELETE',
+        204,
+        { status: 404, body: { message: ACCOUNT_MESSAGES.userNotFound } },
+      ],
     ] as const) {
       const email = `${name}@example.com`;
       const person = await activatedPerson(email);
@@ -492,10 +504,7 @@ describe('recovery (SPEC-2 section 3.2)', () => {
         expect((await api(method, url, token.admin)).status).toBe(answered);
       });
       try {
-        expect(await issueRecovery(person.userId), name).toMatchObject({
-          status: 409,
-          body: { message: ACCOUNT_MESSAGES.resetDisabled },
-        });
+        expect(await issueRecovery(person.userId), name).toMatchObject(refused);
       } finally {
         race.remove();
       }

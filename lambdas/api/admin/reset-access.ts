@@ -9,12 +9,16 @@ import { ACCOUNT_MESSAGES, RECOVERY_CODE_TTL_SECONDS } from '../../../shared/acc
 import { API_MESSAGES } from '../../../shared/messages';
 import { auditTransactItem, originOf } from '../../common/audit';
 import { targetAccount } from '../../common/account-admin';
-import { Conflict, Forbidden } from '../../common/errors';
+import { Conflict, Forbidden, NotFound } from '../../common/errors';
 import { created, httpHandler } from '../../common/http';
 import { newActivationCode } from '../../common/invite';
 import { requireRecentSignIn } from '../../common/session';
 import { conditionFailedAt, transactWrite } from '../../common/transactions';
-import { activeAccountCheckItem, activeAdminCheckItem } from '../../common/repositories/accounts';
+import {
+  activeAccountCheckItem,
+  activeAdminCheckItem,
+  getAccountGate,
+} from '../../common/repositories/accounts';
 import { expiresIn, putRecoveryItem } from '../../common/repositories/auth-challenges';
 
 export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParameters, event }) => {
@@ -56,7 +60,13 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
     if (!(error instanceof TransactionCanceledException)) throw error;
     // The issuer is no longer an active admin (on their own account, the only check).
     if (conditionFailedAt(error, 0)) throw new Forbidden(API_MESSAGES.forbidden);
-    throw new Conflict(ACCOUNT_MESSAGES.resetDisabled);
+    // Else the account, read again, says what overtook the reset: an erase, a disable, or only writes
+    // that kept colliding with it.
+    const now = await getAccountGate(target.userId);
+    if (!now) throw new NotFound(ACCOUNT_MESSAGES.userNotFound);
+    throw new Conflict(
+      now.status === 'active' ? ACCOUNT_MESSAGES.changedMeanwhile : ACCOUNT_MESSAGES.resetDisabled,
+    );
   }
   return created({ activationCode, expiresAt: new Date(expiresAt * 1000).toISOString() });
 });

@@ -256,15 +256,13 @@ const activate = async (body: Body, invitation: InvitationRecord, origin: Reques
     locale: body.locale ?? DEFAULT_LOCALE,
     metadata: { onboardingCompleted: false },
   };
-  // Kept by name: its cancellation reason tells a used code from an expired challenge.
-  const markCodeUsed = markCodeUsedItem(invitation.email, invitation.activationCode, pending.userId, now);
   // The issuer read before is checked again at the commit: one demoted or disabled meanwhile (while
   // the passkey was verified and the groups set) refuses the registration like a wrong code.
   const issuer = invitation.resentBy ?? invitation.createdBy;
   const items = [
     ...(issuer === SYSTEM_CREATOR ? [] : [activeAdminCheckItem(issuer)]),
     consumeRegistrationChallengeItem(invitation.email, pending.challenge),
-    markCodeUsed,
+    markCodeUsedItem(invitation.email, invitation.activationCode, pending.userId, now),
     putPasskeyItem(newPasskeyRecord(pending, registration, now)),
     createAccountItem({
       userId: pending.userId,
