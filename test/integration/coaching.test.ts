@@ -195,7 +195,7 @@ describe('the coach follows the client', () => {
     expect(other).toMatchObject({ status: 200, body: { clients: [] } });
   });
 
-  it("gives the admin's assignment routes and the coach checks who coaches U, never U's summary", async () => {
+  it("reads who coaches U (getClientState: the admin's assignment routes, the coach checks) without U's summary", async () => {
     const stored = (await world.scan('coaching')).find((item) => item.pk === `client#${u.userId}`);
     // The state item holds the summary the health writes keep: the last entry and a day's counter.
     expect(stored).toMatchObject({ coachId: c.userId, lastEntryAt: meal.createdAt });
