@@ -673,6 +673,26 @@ const firstAnswer =
   };
 
 /**
+ * FinishErases finding a coach of one client whose erase was cut short (disabled and marked `erasing`),
+ * with what `first` answers before anything else.
+ */
+const erasingCoach = (first: DynamoResponder = () => undefined): DynamoResponder =>
+  firstAnswer(
+    (call) =>
+      on('Query', 'accounts', call) && call.index === 'byStatus'
+        ? { Items: [{ userId: OTHER_COACH_ID }] }
+        : undefined,
+    first,
+    accounts({
+      ...coachAccount,
+      status: 'disabled',
+      disabledAt: 1_700_000_000_000,
+      erasing: { at: 1_700_000_000_000, by: ISSUER_ID },
+    }),
+    erasable(OTHER_COACH_ID, { clients: [CLIENT_USER_ID] }),
+  );
+
+/**
  * A coach's note sent again with its Idempotency-Key, the transaction cancelled as `cancellation`
  * says; the key and the note the first try stored are there to be read back.
  */
@@ -1539,19 +1559,7 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
     {
       name: 'an erase cut short is finished: the disabled account marked erasing, everything it holds, its event',
       event: {},
-      ddb: firstAnswer(
-        (call) =>
-          on('Query', 'accounts', call) && call.index === 'byStatus'
-            ? { Items: [{ userId: OTHER_COACH_ID }] }
-            : undefined,
-        accounts({
-          ...coachAccount,
-          status: 'disabled',
-          disabledAt: 1_700_000_000_000,
-          erasing: { at: 1_700_000_000_000, by: ISSUER_ID },
-        }),
-        erasable(OTHER_COACH_ID, { clients: [CLIENT_USER_ID] }),
-      ),
+      ddb: erasingCoach(),
       expectResult: (result) => expect(result).toEqual({ finished: 1, failed: 0 }),
     },
     {
@@ -1559,25 +1567,12 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       event: {},
       ddb: (() => {
         let unassignments = 0;
-        return firstAnswer(
-          (call) =>
-            on('Query', 'accounts', call) && call.index === 'byStatus'
-              ? { Items: [{ userId: OTHER_COACH_ID }] }
-              : undefined,
-          (call) => {
-            if (on('GetItem', 'coaching', call) && call.keys[0] === `client#${CLIENT_USER_ID}`)
-              return { Item: clientState({ coachId: OTHER_COACH_ID }) };
-            if (on('UpdateItem', 'coaching', call) && (unassignments += 1) === 1) throw cancelled();
-            return undefined;
-          },
-          accounts({
-            ...coachAccount,
-            status: 'disabled',
-            disabledAt: 1_700_000_000_000,
-            erasing: { at: 1_700_000_000_000, by: ISSUER_ID },
-          }),
-          erasable(OTHER_COACH_ID, { clients: [CLIENT_USER_ID] }),
-        );
+        return erasingCoach((call) => {
+          if (on('GetItem', 'coaching', call) && call.keys[0] === `client#${CLIENT_USER_ID}`)
+            return { Item: clientState({ coachId: OTHER_COACH_ID }) };
+          if (on('UpdateItem', 'coaching', call) && (unassignments += 1) === 1) throw cancelled();
+          return undefined;
+        });
       })(),
       expectResult: (result) => expect(result).toEqual({ finished: 1, failed: 0 }),
     },
