@@ -101,14 +101,13 @@ const pendingChallenge = async (body: Body, purpose: 'invitation' | 'recovery') 
   return pending;
 };
 
+/** Whether a cancelled transaction met another one committing on the same items right now. */
+const collided = (error: TransactionCanceledException): boolean =>
+  (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict');
+
 /** Whether a cancelled transaction lost to another use of the same single-use item. */
-const lostRace = (error: TransactionCanceledException, singleUseIndex: number): boolean => {
-  const reasons = error.CancellationReasons ?? [];
-  return (
-    reasons[singleUseIndex]?.Code === 'ConditionalCheckFailed' ||
-    reasons.some((r) => r.Code === 'TransactionConflict')
-  );
-};
+const lostRace = (error: TransactionCanceledException, singleUseIndex: number): boolean =>
+  error.CancellationReasons?.[singleUseIndex]?.Code === 'ConditionalCheckFailed' || collided(error);
 
 /** A recovery: the new passkey replaces every earlier one, and every earlier session ends. */
 const recover = async (body: Body, recovery: RecoveryGrant, origin: RequestOrigin) => {
@@ -291,8 +290,7 @@ const activate = async (body: Body, invitation: InvitationRecord, origin: Reques
     if (!(error instanceof TransactionCanceledException)) throw error;
     // Another registration with the code is committing right now; else the invitation, read again, tells
     // whether the code was used meanwhile (409) or changed, expired or went (a resend, a delete: 400).
-    if (error.CancellationReasons?.some((reason) => reason.Code === 'TransactionConflict'))
-      throw new Conflict(API_MESSAGES.activationCodeUsed);
+    if (collided(error)) throw new Conflict(API_MESSAGES.activationCodeUsed);
     throw await rejectedOrUsed(invitation.email);
   }
   return pending;
