@@ -10,7 +10,7 @@ import { Conflict, NotFound } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import { newActivationCode } from '../../common/invite';
 import { invitationEmailOf, toInvitation } from '../../common/invitation-view';
-import { getInvitation, resendInvitation } from '../../common/repositories/invitations';
+import { resendInvitation } from '../../common/repositories/invitations';
 
 export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParameters, event }) => {
   const email = invitationEmailOf(pathParameters);
@@ -21,9 +21,10 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
       details: { email },
     }),
   ]);
-  if (!resent) {
-    if (await getInvitation(email)) throw new Conflict(ACCOUNT_MESSAGES.notResendable);
-    throw new NotFound(API_MESSAGES.invitationNotFound);
+  if (resent.outcome !== 'resent') {
+    throw resent.outcome === 'activated'
+      ? new Conflict(ACCOUNT_MESSAGES.notResendable)
+      : new NotFound(API_MESSAGES.invitationNotFound);
   }
-  return ok(toInvitation(resent));
+  return ok(toInvitation(resent.invitation));
 });

@@ -122,19 +122,26 @@ export const markCodeUsedItem = (
   },
 });
 
+/** Why an invitation was not resent or deleted: there is none, or it was activated. */
+export type InvitationRefused = { readonly outcome: 'not-found' | 'activated' };
+
+export type ResendOutcome =
+  { readonly outcome: 'resent'; readonly invitation: InvitationRecord } | InvitationRefused;
+
 /**
  * Gives a pending (or expired) invitation a new code and a new expiry, with `also` (its audit event) in
- * the same transaction; the old code stops working at once. Answers the updated invitation, or
- * undefined when there is none or it was activated.
+ * the same transaction; the old code stops working at once. Answers the updated invitation, or why
+ * there was none to resend.
  */
 export const resendInvitation = async (
   email: string,
   activationCode: string,
   resentBy: string,
   also: readonly TransactItem[] = [],
-): Promise<InvitationRecord | undefined> => {
+): Promise<ResendOutcome> => {
   const invitation = await getInvitation(email);
-  if (!invitation || invitation.codeUsed) return undefined;
+  if (!invitation) return { outcome: 'not-found' };
+  if (invitation.codeUsed) return { outcome: 'activated' };
   const resent = {
     activationCode,
     expiresAt: invitationExpiryFromNow(),
@@ -162,7 +169,9 @@ export const resendInvitation = async (
       ...also,
     ],
   });
-  return committed ? { ...invitation, ...resent } : undefined;
+  if (committed) return { outcome: 'resent', invitation: { ...invitation, ...resent } };
+  // Activated or deleted meanwhile: read again to tell which.
+  return { outcome: (await getInvitation(email)) ? 'activated' : 'not-found' };
 };
 
 /** Transaction item deleting a person's invitation (whatever its state), if there is one. */
@@ -171,8 +180,7 @@ export const deleteInvitationItem = (email: string): TransactItem => ({
 });
 
 export type DeleteOutcome =
-  | { readonly outcome: 'deleted'; readonly invitation: InvitationRecord }
-  | { readonly outcome: 'not-found' | 'activated' };
+  { readonly outcome: 'deleted'; readonly invitation: InvitationRecord } | InvitationRefused;
 
 const DELETE_ATTEMPTS = 3;
 
