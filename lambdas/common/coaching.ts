@@ -14,7 +14,7 @@ import { accountCheckItem, getAccountGate } from './repositories/accounts';
 import {
   coachOfCheckItem,
   findCoachClientIds,
-  getClientState,
+  getClientCoach,
   noCoachCheckItem,
   unassignCoach,
   unassignItem,
@@ -34,7 +34,7 @@ import type { TransactItem } from './aws';
 export const requireCoachOf = async (caller: Caller, clientId: string | undefined): Promise<string> => {
   if (!userIdSchema.safeParse(clientId).success || clientId === undefined)
     throw new Forbidden(COACHING_MESSAGES.notYourClient);
-  const [state, client] = await Promise.all([getClientState(clientId), getAccountGate(clientId)]);
+  const [state, client] = await Promise.all([getClientCoach(clientId), getAccountGate(clientId)]);
   if (
     state?.coachId !== caller.sub ||
     client?.status !== 'active' ||
@@ -73,7 +73,7 @@ export const endCoachingItems = async (
   actorId: string,
   reason: UnassignReason,
 ): Promise<TransactItem[]> => {
-  const coachId = (await getClientState(clientId))?.coachId;
+  const coachId = (await getClientCoach(clientId))?.coachId;
   return coachId === undefined
     ? [noCoachCheckItem(clientId)]
     : [unassignItem(clientId, coachId), unassignedEvent(origin, actorId, clientId, coachId, reason)];
@@ -94,7 +94,7 @@ export const unassignCoachOf = async (
   onlyCoachId?: string,
 ): Promise<void> => {
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-    const coachId = (await getClientState(clientId))?.coachId;
+    const coachId = (await getClientCoach(clientId))?.coachId;
     if (coachId === undefined || (onlyCoachId !== undefined && coachId !== onlyCoachId)) return;
     const event = unassignedEvent(origin, actorId, clientId, coachId, reason);
     if (await unassignCoach(clientId, coachId, event)) return;

@@ -195,13 +195,13 @@ describe('the coach follows the client', () => {
     expect(other).toMatchObject({ status: 200, body: { clients: [] } });
   });
 
-  it("reads who coaches U (getClientState: the admin's assignment routes, the coach checks) without U's summary", async () => {
+  it("reads who coaches U (getClientCoach: the admin's assignment routes, the coach checks) without U's summary", async () => {
     const stored = (await world.scan('coaching')).find((item) => item.pk === `client#${u.userId}`);
     // The state item holds the summary the health writes keep: the last entry and a day's counter.
     expect(stored).toMatchObject({ coachId: c.userId, lastEntryAt: meal.createdAt });
     expect(Object.keys(stored ?? {}).some((key) => key.startsWith('oot_'))).toBe(true);
-    const { getClientState } = await import('../../lambdas/common/repositories/coaching');
-    expect(await getClientState(u.userId)).toEqual({ clientId: u.userId, coachId: c.userId });
+    const { getClientCoach } = await import('../../lambdas/common/repositories/coaching');
+    expect(await getClientCoach(u.userId)).toEqual({ clientId: u.userId, coachId: c.userId });
   });
 
   it("reads U's measurements, logs and notes exactly as U sees them", async () => {

@@ -16,7 +16,7 @@ import { findPoolMember } from '../../common/cognito-users';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import { accountCheckItem, getAccountGate } from '../../common/repositories/accounts';
-import { assignCoach, getClientState } from '../../common/repositories/coaching';
+import { assignCoach, getClientCoach } from '../../common/repositories/coaching';
 import { getProfileNames } from '../../common/repositories/profiles';
 
 /** Two admins assigning at once: each attempt re-reads the state; the last one wins. */
@@ -51,7 +51,7 @@ export const handler = httpHandler(
     const guards = [...needs].map(([id, roles]) => accountCheckItem(id, { roles, active: true }));
     const origin = originOf(event);
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-      const previous = await getClientState(userId);
+      const previous = await getClientCoach(userId);
       const audit = auditTransactItem(origin, {
         type: 'coach.assigned',
         actorId: caller.sub,

@@ -9,7 +9,7 @@ import { auditTransactItem, originOf } from '../../common/audit';
 import { findPoolMember } from '../../common/cognito-users';
 import { Conflict, NotFound } from '../../common/errors';
 import { httpHandler, noContent } from '../../common/http';
-import { getClientState, unassignCoach } from '../../common/repositories/coaching';
+import { getClientCoach, unassignCoach } from '../../common/repositories/coaching';
 
 const ATTEMPTS = 3;
 
@@ -18,7 +18,7 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
   if (!userIdSchema.safeParse(userId).success) throw new NotFound(COACHING_MESSAGES.userNotFound);
   const origin = originOf(event);
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-    const state = await getClientState(userId);
+    const state = await getClientCoach(userId);
     if (state?.coachId === undefined) {
       if (!(await findPoolMember(userId))) throw new NotFound(COACHING_MESSAGES.userNotFound);
       return noContent();

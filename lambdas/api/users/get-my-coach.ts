@@ -2,10 +2,10 @@
 import type { MyCoach } from '../../../shared/coaching';
 import { getPerson } from '../../common/coaching';
 import { httpHandler, ok } from '../../common/http';
-import { getClientState, listNotes } from '../../common/repositories/coaching';
+import { getClientCoach, listNotes } from '../../common/repositories/coaching';
 
 export const handler = httpHandler({ auth: 'user' }, async ({ caller }) => {
-  const [state, notes] = await Promise.all([getClientState(caller.sub), listNotes(caller.sub)]);
+  const [state, notes] = await Promise.all([getClientCoach(caller.sub), listNotes(caller.sub)]);
   const coach = state?.coachId !== undefined ? await getPerson(state.coachId) : undefined;
   const answer: MyCoach = { coach: coach ?? null, notes };
   return ok(answer);

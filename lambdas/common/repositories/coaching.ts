@@ -43,7 +43,7 @@ export type ClientCoach = Pick<ClientState, 'clientId' | 'coachId'>;
  * next request. Only the two ids: the summary beside them is health data, which none of the callers
  * (the admin's assignment routes, the client's own coach page, the coach checks) needs.
  */
-export const getClientState = async (clientId: string): Promise<ClientCoach | undefined> => {
+export const getClientCoach = async (clientId: string): Promise<ClientCoach | undefined> => {
   const result = await ddb.send(
     new GetCommand({
       TableName: table(),
