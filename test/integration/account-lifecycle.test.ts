@@ -53,14 +53,15 @@ const api = <T = Record<string, unknown>>(method: string, path: string, idToken?
     ...(json !== undefined && { json }),
   });
 
-/** An invited and activated person of one test's own (roles `users`), with their passkey. */
-const activatedPerson = async (email: string) => {
+/** An invited and activated person of one test's own (roles `users` unless given), with their passkey. */
+const activatedPerson = async (email: string, roles?: string[]) => {
   const invite = await api<{ activationCode: string }>(
     'POST',
     '/internal/v1/admin/invitations',
     token.admin,
     {
       email,
+      ...(roles && { roles }),
     },
   );
   return world.http.activate(email, invite.body.activationCode);
@@ -1189,16 +1190,7 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
 
   it("unassigns a deleted coach's client whose first unassignment was cancelled (read again, then unassigned)", async () => {
     const email = 'coach3@example.com';
-    const invite = await api<{ activationCode: string }>(
-      'POST',
-      '/internal/v1/admin/invitations',
-      token.admin,
-      {
-        email,
-        roles: ['coaches'],
-      },
-    );
-    const coach3 = await world.http.activate(email, invite.body.activationCode);
+    const coach3 = await activatedPerson(email, ['coaches']);
     const client = world.people.client;
     const assigned = await api('PUT', `/internal/v1/admin/users/${client.userId}/coach`, token.admin, {
       coachId: coach3.userId,
