@@ -426,7 +426,9 @@ export function deploy(options: DeployOptions): void {
         }: make sure someone is subscribed to the topic (docs/decisions/064-alarms.md).`,
   );
   console.log(
-    `First deploy of this stage? Invite the first admin:\n  npm run invite -- --stage ${options.stage} --email you@example.com --role admins`,
+    `First deploy of this stage? Invite the first admin:\n  npm run invite -- --stage ${options.stage}${
+      options.region === DEFAULT_REGION ? '' : ` --region ${options.region}`
+    } --email you@example.com --role admins`,
   );
 }
 

@@ -115,8 +115,27 @@ const main = async () => {
   const origin = values.stage ? await useStage(values.stage, values.region) : await useLocalStack();
   const { invite } = await import('../lambdas/common/invite');
   const { HttpError } = await import('../lambdas/common/errors');
-  const { activationLink, SYSTEM_CREATOR } = await import('../infra/local/bootstrap');
-  const invitation = await invite({ email: email.data ?? '', roles, createdBy: SYSTEM_CREATOR }).catch(
+  const { activationLink, renewedIfExpired, SYSTEM_CREATOR } = await import('../infra/local/bootstrap');
+  const { getInvitation, invitationExpired } = await import('../lambdas/common/repositories/invitations');
+  const address = email.data ?? '';
+  const sameRoles = (held: readonly string[]) =>
+    held.length === new Set(roles).size && held.every((role) => roles.includes(role as never));
+  // An expired invitation blocks a new one and, before the first admin, nobody could resend it.
+  const expired = await getInvitation(address);
+  if (expired && !expired.codeUsed && invitationExpired(expired)) {
+    if (!sameRoles(expired.roles))
+      fail(
+        `The expired invitation for ${address} is for ${expired.roles.join(', ')}: ask for those roles to renew it, or delete it in User Management and invite again.`,
+      );
+    const renewed =
+      (await renewedIfExpired(expired)) ?? fail('The invitation was used or deleted meanwhile.');
+    console.log(
+      `Invitation renewed for ${renewed.email} (${renewed.roles.join(', ')}): its old code no longer works`,
+    );
+    console.log(`Activation link: ${activationLink(origin, renewed.activationCode)}`);
+    return;
+  }
+  const invitation = await invite({ email: address, roles, createdBy: SYSTEM_CREATOR }).catch(
     (error: unknown) =>
       fail(error instanceof HttpError ? error.message : `Could not create the invitation: ${String(error)}`),
   );
