@@ -50,10 +50,22 @@ export const limitSigninStart = async (origin: RequestOrigin): Promise<void> => 
 };
 
 export interface ActivationAttempt {
-  /** The code was right: the attempt does not count against the email (nor, if asked, the address). */
+  /**
+   * The code was right, or the attempt met a server error: it counts against neither the email nor,
+   * if asked, the address.
+   */
   succeeded(): Promise<void>;
-  /** The code was wrong: it counts, and the one that fills the email's quota locks it from now. */
-  failed(): Promise<void>;
+  /**
+   * The code was right but refused all the same (used, expired, its issuer no longer an admin, the
+   * registration not verified): not a wrong code, so not against the email; the address keeps it.
+   */
+  refused(): Promise<void>;
+  /**
+   * The code was wrong: it counts, and the one that fills the email's quota locks it from now. The lock's
+   * audit event names the email only when `invited` (an invitation's id is its email: decision 042);
+   * an email nobody was invited with is what an anonymous caller typed, and is not kept.
+   */
+  failed(invited: boolean): Promise<void>;
 }
 
 /**
@@ -79,12 +91,13 @@ export const startActivationAttempt = async (
       await forgetEntry(entry);
       if (options.addressCountsOnlyFailures) await refundSlot(address);
     },
-    failed: async () => {
+    refused: () => forgetEntry(entry),
+    failed: async (invited) => {
       if (entry.number < rule.limit) return;
       // 'Please wait 15 minutes': the lock runs a whole window from the failure that filled the quota.
       const until = Date.now() + rule.windowMs;
       await lockSubject(entry, until);
-      await recordLock(origin, 'activation-email', until, email);
+      await recordLock(origin, 'activation-email', until, invited ? email : undefined);
     },
   };
 };

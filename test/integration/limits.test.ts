@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createTables } from '../../infra/local/tables';
 import { TABLES } from '../../shared/tables';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -75,6 +75,37 @@ const eventsFor = async (type: AuditEvent['type'], detail: Record<string, unknow
   );
 
 const locked = { status: 429, body: { message: TOO_MANY_ATTEMPTS } };
+
+/** A registration with this code and a well-formed passkey answer to no ceremony of ours. */
+const registerWith = (client: LoopbackClient, email: string, activationCode: string) =>
+  client.post<{ message?: string }>('/v1/auth/register-passkey', {
+    email,
+    activationCode,
+    cognitoUsername: 'anything',
+    registrationResponse: new SoftwareAuthenticator(world.stack.origin).createCredential({
+      challenge: 'AAAAAAAAAAAAAAAAAAAAAA',
+      rp: { id: 'localhost', name: 'x' },
+      user: { id: 'AAAA', name: email, displayName: email },
+      pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+    }),
+  });
+
+/** Moves an invitation's expiry a day into the past. */
+const expireInvitation = async (email: string) => {
+  const documents = localDocuments();
+  try {
+    await documents.send(
+      new UpdateCommand({
+        TableName: world.stack.tables.invitations,
+        Key: { email },
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': new Date(Date.now() - 86_400_000).toISOString() },
+      }),
+    );
+  } finally {
+    documents.destroy();
+  }
+};
 
 describe('wrong activation codes for one email', () => {
   it('lock the email after 5: the 6th attempt, the right code too, is a 429; other emails still work; after the window the code activates', async () => {
@@ -204,6 +235,56 @@ describe('wrong activation codes for one email', () => {
     expect((await verify(client, 'forgetful@example.com', code)).body.valid).toBe(true);
   });
 
+  it('do not count a right code refused for being expired: tried on, it never locks, and a resent code works at once', async () => {
+    const client = newClient();
+    const code = await invite('week-old@example.com');
+    await expireInvitation('week-old@example.com');
+    for (let i = 0; i <= ACTIVATION_EMAIL_FAILURES.limit; i += 1)
+      expect(await verify(client, 'week-old@example.com', code)).toEqual({
+        status: 200,
+        body: { valid: false },
+      });
+    expect(
+      await eventsFor('activation.failed', { email: 'week-old@example.com', reason: 'expired' }),
+    ).toHaveLength(ACTIVATION_EMAIL_FAILURES.limit + 1);
+    const resent = await world.http.request<{ activationCode: string }>(
+      'POST',
+      '/internal/v1/admin/invitations/week-old%40example.com/resend',
+      { token: world.admin.idToken },
+    );
+    expect(resent.status).toBe(200);
+    expect((await verify(client, 'week-old@example.com', resent.body.activationCode)).body.valid).toBe(true);
+    expect(await eventsFor('limit.locked', { email: 'week-old@example.com' })).toHaveLength(0);
+  });
+
+  it('keep no email nobody was invited with: its failures and its lock are recorded by reason alone', async () => {
+    const client = newClient();
+    for (let i = 0; i < ACTIVATION_EMAIL_FAILURES.limit; i += 1)
+      expect((await verify(client, 'typed.by.anyone@example.com', 'ABCDEFGHJKMNPQRS')).body.valid).toBe(
+        false,
+      );
+    expect(await registerWith(client, 'typed.by.anyone@example.com', 'ABCDEFGHJKMNPQRS')).toMatchObject(
+      locked,
+    );
+    const fromHere = (await auditEvents()).filter((event) => event.ip === client.address);
+    const failures = fromHere.filter((event) => event.type === 'activation.failed');
+    expect(failures.map((event) => event.details)).toEqual(
+      Array.from({ length: ACTIVATION_EMAIL_FAILURES.limit }, () => ({ reason: 'no-invitation' })),
+    );
+    const locks = fromHere.filter((event) => event.type === 'limit.locked');
+    expect(locks.map((event) => Object.keys(event.details).sort())).toEqual([['limit', 'until']]);
+    expect(fromHere).toHaveLength(ACTIVATION_EMAIL_FAILURES.limit + 1);
+    expect(JSON.stringify(await auditEvents())).not.toContain('typed.by.anyone');
+
+    // A registration with an unknown email is recorded the same way.
+    const other = newClient();
+    expect((await registerWith(other, 'also.typed@example.com', 'ABCDEFGHJKMNPQRS')).status).toBe(400);
+    expect(
+      (await auditEvents()).filter((event) => event.ip === other.address).map((event) => event.details),
+    ).toEqual([{ reason: 'no-invitation' }]);
+    expect(JSON.stringify(await auditEvents())).not.toContain('also.typed');
+  });
+
   it('never let a sixth through when attempts at the limit race', async () => {
     const client = newClient();
     const code = await invite('raced@example.com');
@@ -237,6 +318,24 @@ describe('activation attempts from one address', () => {
     expect(more).toHaveLength(0);
     expect(lock?.outcome).toBe('failure');
     expect((await verify(newClient(), 'stranger-last@example.com', 'ABCDEFGHJKMNPQRS')).status).toBe(200);
+  });
+});
+
+describe('registrations refused from one address', () => {
+  it('count against it though the code was right: a used code replayed 100 times, then a 429', async () => {
+    const code = await invite('replayed@example.com');
+    await world.http.activate('replayed@example.com', code);
+    const client = newClient();
+    for (let i = 0; i < ACTIVATION_IP_ATTEMPTS.limit; i += 1)
+      expect((await registerWith(client, 'replayed@example.com', code)).body).toEqual({
+        message: API_MESSAGES.activationCodeUsed,
+      });
+    expect(await registerWith(client, 'replayed@example.com', code)).toMatchObject(locked);
+    // A right code is not a wrong one: the email itself is not locked.
+    expect(await verify(newClient(), 'replayed@example.com', code)).toEqual({
+      status: 200,
+      body: { valid: false },
+    });
   });
 });
 

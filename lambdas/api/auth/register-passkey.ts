@@ -72,9 +72,12 @@ const rejected = () => new BadRequest(API_MESSAGES.registrationFailed);
 /** An activated account's `tokensValidAfter`: every sign-in of it counts. */
 const NEW_ACCOUNT_TOKENS_VALID_AFTER = 0;
 
-/** Neither the invitation's code nor a recovery's: the one refusal that counts against the email. */
+/**
+ * Neither the invitation's code nor a recovery's: the one refusal that counts against the email.
+ * `invited`: whether anyone was invited with the email (else it is only what the caller typed).
+ */
 class WrongCode extends BadRequest {
-  constructor() {
+  constructor(readonly invited: boolean) {
     super(API_MESSAGES.registrationFailed);
   }
 }
@@ -175,22 +178,28 @@ export const handler = httpHandler(
       await attempt.succeeded();
       return answer;
     } catch (error) {
-      // Every failed activation leaves a trace (issue 11): the email and a reason code, never the code.
-      if (error instanceof HttpError && (error.statusCode === 400 || error.statusCode === 409))
+      const refused = error instanceof HttpError && (error.statusCode === 400 || error.statusCode === 409);
+      // Every failed activation leaves a trace (issue 11): a reason code, and the email when someone
+      // was invited with it (as verify-activation); never the code.
+      if (refused) {
+        const invited = !(error instanceof WrongCode) || error.invited;
         await recordAudit(origin, {
           type: 'activation.failed',
           outcome: 'failure',
-          details: { email: body.email, reason: refusalOf(error) },
+          details: { ...(invited && { email: body.email }), reason: refusalOf(error) },
         });
-      // Only a wrong code counts against the email: a right one refused for another reason does not.
-      await (error instanceof WrongCode ? attempt.failed() : attempt.succeeded());
+      }
+      // Only a wrong code counts against the email; a right one refused for another reason still
+      // counts against the address (SPEC-2 section 5: attempts), a server error against neither.
+      if (error instanceof WrongCode) await attempt.failed(error.invited);
+      else await (refused ? attempt.refused() : attempt.succeeded());
       throw error;
     }
   },
 );
 
 const refusalOf = (error: HttpError): string => {
-  if (error instanceof WrongCode) return 'wrong-code';
+  if (error instanceof WrongCode) return error.invited ? 'wrong-code' : 'no-invitation';
   return error.statusCode === 409 ? 'code-used' : 'registration-refused';
 };
 
@@ -206,7 +215,7 @@ const register = async (body: Body, origin: RequestOrigin) => {
       return ok(await proofFor(pending, tokensValidAfter));
     }
     if (invitationCode) throw new Conflict(API_MESSAGES.activationCodeUsed);
-    throw new WrongCode();
+    throw new WrongCode(invitation !== undefined);
   }
   if (invitationExpired(invitation) || !(await issuerStillAdmin(invitation))) throw rejected();
   const pending = await activate(body, invitation, origin);

@@ -100,13 +100,20 @@ export const handler = httpHandler(
       },
     );
     if (!registration) {
-      // Every failed attempt leaves a trace (issue 11): the email and the reason, never the code.
+      // Every failed attempt leaves a trace (issue 11): the reason, and the email when someone was
+      // invited with it (an invitation's id: decision 042); never the code, nor an email nobody was
+      // invited with, which is only what an anonymous caller typed.
+      const invited = refusal !== 'no-invitation';
       await recordAudit(origin, {
         type: 'activation.failed',
         outcome: 'failure',
-        details: { email: body.email, reason: refusal },
+        details: { ...(invited && { email: body.email }), reason: refusal },
       });
-      await attempt.failed();
+      // SPEC-2 section 5 locks an email after 5 wrong codes: a right code refused for being used,
+      // expired or from a former admin is not one (an unknown email's code is wrong, as any other).
+      await (refusal === 'wrong-code' || refusal === 'no-invitation'
+        ? attempt.failed(invited)
+        : attempt.refused());
       return ok(INVALID);
     }
     await attempt.succeeded();
