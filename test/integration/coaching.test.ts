@@ -369,12 +369,45 @@ describe('the audit log', () => {
   });
 
   it('holds no health value, activation code, proof or token anywhere', async () => {
+    // A sign-in of U's, each of its secrets kept: the challenge, the session, the device's signed
+    // answer, the proof and the three tokens (its signin.succeeded event is among the events).
+    if (!u.authenticator) throw new Error('U has no passkey');
+    const started = await world.http.request<{
+      sessionId: string;
+      authenticationOptions: Parameters<NonNullable<Person['authenticator']>['getAssertion']>[0];
+    }>('POST', '/v1/auth/initiate-signin', { json: {} });
+    const assertion = u.authenticator.getAssertion(started.body.authenticationOptions);
+    const verified = await world.http.request<{ cognitoUsername: string; passkeyProof: string }>(
+      'POST',
+      '/v1/auth/verify-webauthn',
+      { json: { sessionId: started.body.sessionId, authenticationResponse: assertion } },
+    );
+    expect(verified.status).toBe(200);
+    const tokens = await world.http.signInWithProof(
+      verified.body.cognitoUsername,
+      verified.body.passkeyProof,
+    );
+    const signInSecrets = [
+      started.body.authenticationOptions.challenge,
+      started.body.sessionId,
+      assertion.response.signature,
+      assertion.response.clientDataJSON,
+      assertion.response.authenticatorData,
+      verified.body.passkeyProof,
+      ...Object.values(tokens).map(String),
+    ];
+    expect(signInSecrets.every((secret) => secret.length >= 16)).toBe(true);
+
     const events = await auditOf();
+    expect(
+      events.filter((event) => event.type === 'signin.succeeded' && event.subjectId === u.userId),
+    ).not.toEqual([]);
     const invitations = await world.scan('invitations');
     const codes = invitations.map((item) => String(item.activationCode));
     expect(codes.length).toBeGreaterThan(4);
     const secrets = [
       ...codes,
+      ...signInSecrets,
       ...[u, v, c, d, world.admin].map((person) => person.idToken),
       note.text,
       'Lentil soup',
