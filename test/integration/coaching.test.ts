@@ -466,6 +466,33 @@ describe('the audit log', () => {
     } while (cursor);
     expect(paged.map((event) => event.eventId)).toEqual(all.body.events.map((event) => event.eventId));
 
+    // A person and a type: the one activation among U's many later events is found on the first
+    // page, though the type is filtered after reading; and the reads, paged two at a time, are all of
+    // them, each once.
+    const activation = await call<{ events: AuditEvent[]; nextCursor?: string }>(
+      world.admin,
+      'GET',
+      `/internal/v1/admin/audit?subjectId=${u.userId}&type=activation.completed&limit=1`,
+    );
+    expect(all.body.events.at(-1)?.type).toBe('activation.completed');
+    expect(activation.body.events.map((event) => event.eventId)).toEqual([all.body.events.at(-1)?.eventId]);
+    const readsOfUInAll = all.body.events.filter((event) => event.type === 'client.data.read');
+    expect(readsOfUInAll.length).toBeGreaterThan(3);
+    const pagedReads: AuditEvent[] = [];
+    let readsCursor: string | undefined;
+    do {
+      const page = await call<{ events: AuditEvent[]; nextCursor?: string }>(
+        world.admin,
+        'GET',
+        `/internal/v1/admin/audit?subjectId=${u.userId}&type=client.data.read&limit=2${readsCursor ? `&cursor=${encodeURIComponent(readsCursor)}` : ''}`,
+      );
+      expect(page.status).toBe(200);
+      expect(page.body.events.length).toBeLessThanOrEqual(2);
+      pagedReads.push(...page.body.events);
+      readsCursor = page.body.nextCursor;
+    } while (readsCursor);
+    expect(pagedReads.map((event) => event.eventId)).toEqual(readsOfUInAll.map((event) => event.eventId));
+
     const reads = await call<{ events: AuditEvent[]; people: AuditPerson[] }>(
       world.admin,
       'GET',

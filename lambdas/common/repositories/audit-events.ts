@@ -70,6 +70,22 @@ const planFor = (query: AuditListQuery, now: Date): Plan => {
   return { partition: { name: 'pk', values: monthsBetween(newest, oldest) }, filters };
 };
 
+/**
+ * Queries one page may make: a filtered page that comes back short is read on up to this many times in
+ * all (each looking at `FILTERED_READ` events at least), so a page of a person's events of one type is
+ * rarely empty while more may follow (the Audit Log reads on itself when one is).
+ */
+const MAX_FILTERED_READS = 5;
+/** How many events a filtered read looks at, at least. */
+const FILTERED_READ = 100;
+
+/** Where a page that ends at `item` continues: its keys in the table and in the index read. */
+const keyOf = (item: Record<string, unknown>, plan: Plan): PageKey => ({
+  pk: String(item.pk),
+  sk: String(item.sk),
+  [plan.partition.name]: String(item[plan.partition.name]),
+});
+
 export interface AuditEventPage {
   readonly events: AuditEvent[];
   readonly nextCursor?: string;
@@ -103,22 +119,39 @@ export const listAuditEvents = async (
   const filterExpression = plan.filters.map((_, i) => `#f${i} = :f${i}`).join(' AND ');
 
   const events: AuditEvent[] = [];
+  let reads = 0;
   for (const [i, partition] of partitions.entries()) {
-    const input: QueryCommandInput = {
-      TableName: table(),
-      ...(plan.index !== undefined && { IndexName: plan.index }),
-      KeyConditionExpression: `#p = :p${range.condition}`,
-      ...(filterExpression && { FilterExpression: filterExpression }),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ...values, ':p': partition },
-      ScanIndexForward: false,
-      Limit: limit - events.length,
-      // A cursor naming only a partition starts at its top.
-      ...(i === 0 && start?.sk !== undefined && { ExclusiveStartKey: start }),
-    };
-    const result = await ddb.send(new QueryCommand(input));
-    events.push(...(result.Items ?? []).map(withoutKeys));
-    const last = result.LastEvaluatedKey as PageKey | undefined;
+    // A cursor naming only a partition starts at its top.
+    let from: PageKey | undefined = i === 0 && start?.sk !== undefined ? start : undefined;
+    let last: PageKey | undefined;
+    do {
+      const wanted = limit - events.length;
+      const input: QueryCommandInput = {
+        TableName: table(),
+        ...(plan.index !== undefined && { IndexName: plan.index }),
+        KeyConditionExpression: `#p = :p${range.condition}`,
+        ...(filterExpression && { FilterExpression: filterExpression }),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ...values, ':p': partition },
+        ScanIndexForward: false,
+        // DynamoDB applies a second filter after `Limit`: a page of a person's events may hold none of
+        // the type asked for. So a filtered read looks at more than it answers, and reads on.
+        Limit: filterExpression ? Math.max(wanted, FILTERED_READ) : wanted,
+        ...(from !== undefined && { ExclusiveStartKey: from }),
+      };
+      const result = await ddb.send(new QueryCommand(input));
+      reads += 1;
+      const items = result.Items ?? [];
+      if (items.length > wanted) {
+        // More matched than the page holds: it ends at the last one shown, and the next starts after.
+        const kept = items.slice(0, wanted);
+        events.push(...kept.map(withoutKeys));
+        return { events, nextCursor: encodeCursor(viewerId, scope, keyOf(kept.at(-1) ?? {}, plan)) };
+      }
+      events.push(...items.map(withoutKeys));
+      last = result.LastEvaluatedKey as PageKey | undefined;
+      from = last;
+    } while (last && events.length < limit && reads < MAX_FILTERED_READS);
     if (last) return { events, nextCursor: encodeCursor(viewerId, scope, last) };
     if (events.length >= limit) {
       // This partition is done; the next page starts at the top of the one after it, if any.
