@@ -83,6 +83,23 @@ export const confirmDeleteUser = (email: string): string =>
 export const confirmDisableCoached = (email: string): string =>
   `Disable ${email}? Their coach will be unassigned, and enabling them again does not bring the coach back.`;
 
+/**
+ * Asked before a role change that ends coaching (not worded by SPEC-2; decisions 042 and 045): leaving
+ * `users` unassigns the person's coach, leaving `coaches` unassigns all their clients from them.
+ */
+export const confirmRolesEndCoaching = (
+  email: string,
+  ends: { readonly coach: boolean; readonly clients: boolean },
+): string => {
+  const what =
+    ends.coach && ends.clients
+      ? 'They leave the User and Coach roles, so their coach and all their clients will be unassigned; giving the roles back does not bring them back.'
+      : ends.coach
+        ? 'They leave the User role, so their coach will be unassigned; giving the role back does not bring the coach back.'
+        : 'They leave the Coach role, so all their clients will be unassigned from them; giving the role back does not bring the clients back.';
+  return `Change the roles of ${email}? ${what}`;
+};
+
 export const passkeyNameSchema = /* @__PURE__ */ (() =>
   z
     .string({ error: ACCOUNT_MESSAGES.passkeyName })

@@ -28,8 +28,9 @@ interface FormActionsProps extends Omit<SubmitButtonProps, 'label'> {
   onCancel: () => void;
   submitLabel: string;
   /**
-   * For a step that cannot be called back once sent (deleting the account, ending every session):
-   * Cancel is disabled while it runs, so the dialog stays until the answer is in.
+   * Cancel is disabled while the form is sent, so the dialog stays until the answer is in (a step
+   * that cannot be called back, or any dialog save whose outcome must be shown). Give `busy` to the
+   * `Modal` too, for Escape, the backdrop and the close button.
    */
   committed?: boolean;
 }

@@ -9,20 +9,28 @@ interface ModalProps {
   children: ReactNode;
   /** Closes on Escape, on the close button and on the backdrop; omit for a dialog that must be completed. */
   onClose?: () => void;
+  /**
+   * A save is in flight: Escape, the backdrop and the close button do nothing (the button is disabled)
+   * until it settles, so its success or refusal is shown rather than lost with the dialog.
+   */
+  busy?: boolean;
   size?: 'md' | 'lg';
 }
 
 /** An accessible modal dialog: labelled, focus kept inside, page scroll locked. */
-export function Modal({ title, description, children, onClose, size = 'md' }: ModalProps) {
+export function Modal({ title, description, children, onClose, busy = false, size = 'md' }: ModalProps) {
   const titleId = useId();
   const descriptionId = useId();
   const panel = useRef<HTMLDivElement>(null);
-  useFocusTrap(panel, true, { onEscape: onClose });
+  // Always the same kind of handler while the dialog is closable, so a busy spell never restarts the
+  // focus trap (which would move focus); it only does nothing meanwhile.
+  const close = onClose && (() => (busy ? undefined : onClose()));
+  useFocusTrap(panel, true, { onEscape: close });
   useScrollLock(true);
 
   return createPortal(
     <div className="modal">
-      <div className="modal__backdrop" aria-hidden="true" onClick={onClose} />
+      <div className="modal__backdrop" aria-hidden="true" onClick={close} />
       <div
         ref={panel}
         className={`modal__panel modal__panel--${size}`}
@@ -37,7 +45,13 @@ export function Modal({ title, description, children, onClose, size = 'md' }: Mo
             {title}
           </h2>
           {onClose && (
-            <button type="button" className="icon-button" onClick={onClose} aria-label="Close dialog">
+            <button
+              type="button"
+              className="icon-button"
+              onClick={close}
+              disabled={busy}
+              aria-label="Close dialog"
+            >
               <span aria-hidden="true">×</span>
             </button>
           )}

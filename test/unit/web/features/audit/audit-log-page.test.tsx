@@ -329,6 +329,64 @@ describe('Audit Log', () => {
     expect(api.callsTo('GET', USERS)).toEqual([]);
   });
 
+  describe('with a person and a type, whose pages the server filters after reading them', () => {
+    const MATCH = auditEvent({ type: 'passkey.added', actorId: CLIENT.userId, subjectId: CLIENT.userId });
+    /** Unfiltered, one event naming Alex; filtered, `empty` pages with none, then MATCH on the last. */
+    const sparseLog =
+      (empty: number, last: AuditEvent[] = [MATCH]) =>
+      ({ query }: RecordedCall) => {
+        if (!query.type)
+          return json(auditPage([auditEvent({ actorId: CLIENT.userId, subjectId: CLIENT.userId })]));
+        const page = Number((query.cursor ?? 'page-0').slice('page-'.length));
+        return json(page < empty ? auditPage([], `page-${page + 1}`) : auditPage(last));
+      };
+    const filterAlexAndPasskeyAdded = async () => {
+      const app = await open();
+      await app.user.selectOptions(screen.getByLabelText('Person'), 'Alex Rivera (alex@example.com)');
+      await app.user.selectOptions(screen.getByLabelText('Event type'), 'Passkey added');
+      return app;
+    };
+
+    it('reads on past pages with no event to the events that match, never saying none match', async () => {
+      api.set(`GET ${AUDIT}`, sparseLog(3));
+      await filterAlexAndPasskeyAdded();
+      expect(await screen.findByText('1 event shown')).toBeInTheDocument();
+      expect(rows().map((row) => row[1])).toEqual(['Passkey added']);
+      expect(
+        api
+          .callsTo('GET', AUDIT)
+          .filter((call) => call.query.type)
+          .map((call) => call.query.cursor),
+      ).toEqual([undefined, 'page-1', 'page-2', 'page-3']);
+      expect(screen.queryByText('No events match these filters.')).not.toBeInTheDocument();
+    });
+
+    it("stops after 10 pages with no event and offers 'Load more' rather than saying none match", async () => {
+      api.set(`GET ${AUDIT}`, sparseLog(12));
+      const app = await filterAlexAndPasskeyAdded();
+      expect(
+        await screen.findByText(
+          'No matching events among the most recent ones. Load more to search older events.',
+        ),
+      ).toBeInTheDocument();
+      expect(api.callsTo('GET', AUDIT).filter((call) => call.query.type)).toHaveLength(10);
+      expect(screen.queryByText('No events match these filters.')).not.toBeInTheDocument();
+
+      await app.user.click(screen.getByRole('button', { name: 'Load more' }));
+      expect(await screen.findByText('1 event shown')).toBeInTheDocument();
+      expect(api.callsTo('GET', AUDIT).filter((call) => call.query.type)).toHaveLength(13);
+      expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    });
+
+    it('says none match only once the last page is read with no event', async () => {
+      api.set(`GET ${AUDIT}`, sparseLog(2, []));
+      await filterAlexAndPasskeyAdded();
+      expect(await screen.findByText('No events match these filters.')).toBeInTheDocument();
+      expect(api.callsTo('GET', AUDIT).filter((call) => call.query.type)).toHaveLength(3);
+      expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    });
+  });
+
   it("shows 'Loading...' on the button while the next page loads", async () => {
     const next = deferred<Response>();
     api.set(`GET ${AUDIT}`, (call) =>

@@ -308,6 +308,33 @@ describe('Log Measurement dialog', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('cannot be closed while saving, so the outcome is shown: Cancel and × wait, Escape and the backdrop do nothing', async () => {
+    const { app, api } = await openHealth('metric');
+    const answer = deferred<Response>();
+    api.set('POST /v1/measurements', () => answer.promise);
+    const dialog = await openDialog(app, 'Log Measurement');
+    await app.user.type(dialog.getByLabelText('Blood glucose (mg/dL)'), '101');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    await dialog.findByRole('button', { name: MESSAGES.saving });
+
+    expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    expect(dialog.getByRole('button', { name: 'Close dialog' })).toBeDisabled();
+    await app.user.keyboard('{Escape}');
+    const backdrop = document.querySelector('.modal__backdrop');
+    if (!(backdrop instanceof HTMLElement)) throw new Error('No backdrop');
+    await app.user.click(backdrop);
+    expect(screen.getByRole('dialog', { name: 'Log Measurement' })).toBeInTheDocument();
+
+    answer.resolve(failure(400, 'Date and time cannot be in the future'));
+    expect(await dialog.findByRole('alert')).toHaveTextContent('Date and time cannot be in the future');
+    // Settled: it closes again as before.
+    expect(dialog.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+    await app.user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    // The busy spell did not restart the focus trap: focus goes back to the button that opened it.
+    expect(screen.getByRole('button', { name: 'Log Measurement' })).toHaveFocus();
+  });
+
   it('closes on Escape and on Cancel without saving', async () => {
     const { app, api } = await openHealth('metric');
     await openDialog(app, 'Log Measurement');

@@ -9,7 +9,7 @@ import {
   registrationResponse,
   sessionUser,
 } from '../../support/factories';
-import { failure, fakeApi, json } from '../../support/fake-api';
+import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import * as passkey from '../../support/passkey-mock';
 import { renderApp } from '../../support/render-app';
 
@@ -162,6 +162,65 @@ describe('Profile page: Passkeys', () => {
     expect(alert).toHaveTextContent('You cannot remove your only passkey.');
     expect(within(alert).queryByRole('button', { name: 'Sign in again' })).not.toBeInTheDocument();
     expect(items()).toHaveLength(1);
+  });
+
+  it('takes away a refused removal once a passkey is added', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    passkeys = [PHONE];
+    api.set(`DELETE ${PASSKEYS}/${PHONE.credentialId}`, failure(409, ACCOUNT_MESSAGES.onlyPasskey));
+    const { app, section } = await open();
+    await app.user.click(section.getByRole('button', { name: 'Remove iCloud Keychain' }));
+    expect(await section.findByRole('alert')).toHaveTextContent(ACCOUNT_MESSAGES.onlyPasskey);
+
+    await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
+    expect(await section.findByText('YubiKey added.')).toBeInTheDocument();
+    expect(section.queryByRole('alert')).not.toBeInTheDocument();
+    expect(section.queryByText(ACCOUNT_MESSAGES.onlyPasskey)).not.toBeInTheDocument();
+  });
+
+  it('takes away a refused add once a passkey is removed, or renamed', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    api.set(`POST ${PASSKEYS}/options`, failure(401, ACCOUNT_MESSAGES.reauthRequired));
+    const { app, section } = await open();
+    await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
+    expect(await section.findByRole('alert')).toHaveTextContent(ACCOUNT_MESSAGES.reauthRequired);
+
+    await app.user.click(section.getByRole('button', { name: 'Remove Work laptop' }));
+    expect(await section.findByText('Work laptop removed.')).toBeInTheDocument();
+    expect(section.queryByRole('alert')).not.toBeInTheDocument();
+
+    await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
+    expect(await section.findByRole('alert')).toHaveTextContent(ACCOUNT_MESSAGES.reauthRequired);
+    api.set(`PATCH ${PASSKEYS}/${PHONE.credentialId}`, (call) =>
+      json({ ...PHONE, ...(call.body as { name: string }) }),
+    );
+    await app.user.click(section.getByRole('button', { name: 'Rename iCloud Keychain' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Rename passkey' }));
+    await app.user.clear(dialog.getByLabelText('Name'));
+    await app.user.type(dialog.getByLabelText('Name'), 'My phone');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await section.findByText('Renamed to My phone.')).toBeInTheDocument();
+    expect(section.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('cannot close the Rename dialog while the new name is saved, and shows the refusal', async () => {
+    const answer = deferred<Response>();
+    api.set(`PATCH ${PASSKEYS}/${LAPTOP.credentialId}`, () => answer.promise);
+    const { app, section } = await open();
+    await app.user.click(section.getByRole('button', { name: 'Rename Work laptop' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Rename passkey' }));
+    await app.user.type(dialog.getByLabelText('Name'), ' 2');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    await dialog.findByRole('button', { name: 'Saving...' });
+    expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    expect(dialog.getByRole('button', { name: 'Close dialog' })).toBeDisabled();
+    await app.user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Rename passkey' })).toBeInTheDocument();
+
+    answer.resolve(failure(404, ACCOUNT_MESSAGES.passkeyNotFound));
+    expect(await dialog.findByRole('alert')).toHaveTextContent(ACCOUNT_MESSAGES.passkeyNotFound);
+    await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
   it('asks for a fresh sign-in when removing answers 401', async () => {

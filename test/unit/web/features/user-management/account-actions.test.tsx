@@ -1,10 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACCOUNT_LABELS, ACCOUNT_MESSAGES, confirmDisableCoached } from '../../../../../shared/account';
+import {
+  ACCOUNT_LABELS,
+  ACCOUNT_MESSAGES,
+  confirmDisableCoached,
+  confirmRolesEndCoaching,
+} from '../../../../../shared/account';
 import { MESSAGES } from '../../../../../shared/messages';
 import type { AdminUserListItem, Invitation } from '../../../../../shared/schemas';
 import * as cognito from '../../support/cognito-mock';
-import { adminUser, completeProfile, invitation, sessionUser } from '../../support/factories';
+import { adminUser, coachClient, completeProfile, invitation, sessionUser } from '../../support/factories';
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 import { cell, directoryRoutes, openUserManagement } from '../../support/user-management';
@@ -356,6 +361,118 @@ describe('User Management: account lifecycle', () => {
     await app.user.click(within(dialog).getByRole('button', { name: 'Save roles' }));
     expect(await screen.findByText('Roles of alex@example.com changed.')).toBeInTheDocument();
     expect(app.location().pathname).toBe('/dashboard/users');
+  });
+
+  describe('a role change that ends coaching', () => {
+    const COACH_ID = '33333333-3333-4333-8333-333333333333';
+    const saveRoles = async (app: Awaited<ReturnType<typeof openUserManagement>>, untick: string[]) => {
+      await app.user.click(screen.getByRole('button', { name: 'Change roles alex@example.com' }));
+      const dialog = within(screen.getByRole('dialog', { name: 'Change roles' }));
+      for (const role of untick)
+        await app.user.click(dialog.getByRole('checkbox', { name: new RegExp(`^${role}`) }));
+      await app.user.click(dialog.getByRole('button', { name: 'Save roles' }));
+      return dialog;
+    };
+    beforeEach(() => {
+      api.set(`PUT ${USER_PATH}/roles`, (call) => json({ userId: ALEX.userId, ...(call.body as object) }));
+    });
+
+    it('asks first when a coach leaves Coach, saying their clients are unassigned; declined, nothing is sent', async () => {
+      users = [{ ...ALEX, roles: ['coaches', 'users'] }];
+      const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValue(true);
+      const app = await openUserManagement();
+      const dialog = await saveRoles(app, ['Coach']);
+      expect(confirm).toHaveBeenCalledWith(
+        'Change the roles of alex@example.com? They leave the Coach role, so all their clients will be unassigned from them; giving the role back does not bring the clients back.',
+      );
+      expect(api.callsTo('PUT', `${USER_PATH}/roles`)).toHaveLength(0);
+      expect(screen.getByRole('dialog', { name: 'Change roles' })).toBeInTheDocument();
+
+      await app.user.click(dialog.getByRole('button', { name: 'Save roles' }));
+      expect(await screen.findByText('Roles of alex@example.com changed.')).toBeInTheDocument();
+      expect(api.callsTo('PUT', `${USER_PATH}/roles`)[0]?.body).toEqual({ roles: ['users'] });
+    });
+
+    it('asks first when a client with a coach leaves User, saying their coach is unassigned', async () => {
+      users = [{ ...ALEX, coachId: COACH_ID }];
+      const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+      const app = await openUserManagement();
+      await saveRoles(app, ['User']);
+      expect(confirm).toHaveBeenCalledWith(
+        'Change the roles of alex@example.com? They leave the User role, so their coach will be unassigned; giving the role back does not bring the coach back.',
+      );
+      expect(await screen.findByText('Roles of alex@example.com changed.')).toBeInTheDocument();
+    });
+
+    it('says both when a coached client who is a coach leaves both roles', async () => {
+      users = [{ ...ALEX, roles: ['admins', 'coaches', 'users'], coachId: COACH_ID }];
+      const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+      const app = await openUserManagement();
+      await saveRoles(app, ['Coach', 'User']);
+      expect(confirm).toHaveBeenCalledWith(
+        confirmRolesEndCoaching('alex@example.com', { coach: true, clients: true }),
+      );
+      expect(confirm.mock.calls[0]?.[0]).toBe(
+        'Change the roles of alex@example.com? They leave the User and Coach roles, so their coach and all their clients will be unassigned; giving the roles back does not bring them back.',
+      );
+      expect(api.callsTo('PUT', `${USER_PATH}/roles`)).toHaveLength(0);
+    });
+
+    it('asks nothing when no coaching ends', async () => {
+      // A client without a coach leaves User; someone gains Coach.
+      const confirm = vi.spyOn(window, 'confirm');
+      const app = await openUserManagement();
+      await saveRoles(app, ['User', 'Coach']);
+      expect(await screen.findByText('Roles of alex@example.com changed.')).toBeInTheDocument();
+      expect(confirm).not.toHaveBeenCalled();
+    });
+  });
+
+  it('cannot close Change roles while the change is saved, and then shows its refusal', async () => {
+    const answer = deferred<Response>();
+    api.set(`PUT ${USER_PATH}/roles`, () => answer.promise);
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Change roles alex@example.com' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Change roles' }));
+    await app.user.click(dialog.getByRole('checkbox', { name: /^Coach/ }));
+    await app.user.click(dialog.getByRole('button', { name: 'Save roles' }));
+    await dialog.findByRole('button', { name: MESSAGES.saving });
+    expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    expect(dialog.getByRole('button', { name: 'Close dialog' })).toBeDisabled();
+    await app.user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Change roles' })).toBeInTheDocument();
+
+    answer.resolve(failure(409, ACCOUNT_MESSAGES.changedMeanwhile));
+    expect(await dialog.findByRole('alert')).toHaveTextContent(ACCOUNT_MESSAGES.changedMeanwhile);
+    await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('takes a client an admin who is also their coach disables off My Clients at once', async () => {
+    cognito.givenSession(sessionUser(['admin', 'coach']));
+    users = [{ ...ALEX, roles: ['users'], coachId: sessionUser().userId }];
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    api.set('GET /v1/coach/clients', () =>
+      json({
+        clients: users
+          .filter((user) => user.coachId === sessionUser().userId)
+          .map((user) => coachClient({ userId: user.userId, email: user.email, preferredName: 'Alex' })),
+      }),
+    );
+    api.set(`POST ${USER_PATH}/disable`, () => {
+      users = [{ ...ALEX, roles: ['users'], status: 'disabled' }];
+      return json({ userId: ALEX.userId, status: 'disabled' });
+    });
+    const app = renderApp('/dashboard/clients');
+    expect(await screen.findByRole('link', { name: /Alex/ })).toBeInTheDocument();
+
+    await app.user.click(screen.getByRole('link', { name: 'User Management' }));
+    await screen.findByRole('tablist', { name: 'Filter users' });
+    await app.user.click(screen.getByRole('button', { name: 'Disable alex@example.com' }));
+    await screen.findByText('alex@example.com disabled. Their coach was unassigned.');
+
+    await app.user.click(screen.getByRole('link', { name: 'My Clients' }));
+    expect(await screen.findByText(MESSAGES.noClients)).toBeInTheDocument();
   });
 
   it("shows a refused role change in its dialog, in the server's words", async () => {

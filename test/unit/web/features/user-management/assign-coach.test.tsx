@@ -1,10 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { COACHING_MESSAGES } from '../../../../../shared/coaching';
+import { MESSAGES } from '../../../../../shared/messages';
 import type { AdminUserListItem } from '../../../../../shared/schemas';
 import * as cognito from '../../support/cognito-mock';
-import { adminUser, completeProfile, sessionUser } from '../../support/factories';
+import { adminUser, coachClient, completeProfile, sessionUser } from '../../support/factories';
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
+import { renderApp } from '../../support/render-app';
 import { cell, directoryRoutes, openUserManagement } from '../../support/user-management';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
@@ -181,6 +183,78 @@ describe('User Management: coaches', () => {
     const { dialog } = await openDialog();
     expect(dialog.getByText('No coaches yet. Invite someone with the Coach role first.')).toBeInTheDocument();
     expect(dialog.getByRole('button', { name: 'Assign' })).toBeDisabled();
+  });
+
+  it("offers no 'Assign coach' for a disabled client, only Unassign for a coach left from before", async () => {
+    const BLAKE = adminUser({
+      userId: '66666666-6666-4666-8666-666666666666',
+      email: 'blake@example.com',
+      roles: ['users'],
+      status: 'disabled',
+      createdAt: '2025-02-05T09:00:00.000Z',
+    });
+    users = [{ ...CLIENT, status: 'disabled', coachId: MORGAN.userId }, MORGAN, BLAKE, ADMIN];
+    const app = await openUserManagement();
+    expect(cell('blake@example.com', 'Actions')).not.toContain('coach');
+    expect(screen.queryByRole('button', { name: /^Assign coach/ })).not.toBeInTheDocument();
+
+    await app.user.click(screen.getByRole('button', { name: 'Unassign coach for alex@example.com' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Unassign coach' }));
+    expect(
+      dialog.getByText('Alex Rivera is disabled: enable them before assigning a coach.'),
+    ).toBeInTheDocument();
+    expect(dialog.queryByRole('radio')).not.toBeInTheDocument();
+    expect(dialog.queryByRole('button', { name: 'Assign' })).not.toBeInTheDocument();
+    await app.user.click(dialog.getByRole('button', { name: 'Unassign' }));
+    expect(await screen.findByText('Alex Rivera has no coach now.')).toBeInTheDocument();
+    expect(api.callsTo('DELETE', COACH_PATH)).toHaveLength(1);
+    expect(api.callsTo('PUT', COACH_PATH)).toHaveLength(0);
+    await waitFor(() => expect(cell('alex@example.com', 'Actions')).not.toContain('coach'));
+  });
+
+  it('cannot be closed while the change is saved, and then shows its refusal', async () => {
+    const answer = deferred<Response>();
+    api.set(`PUT ${COACH_PATH}`, () => answer.promise);
+    const { app, dialog } = await openDialog();
+    await app.user.click(dialog.getByRole('radio', { name: /^Morgan Lee/ }));
+    await app.user.click(dialog.getByRole('button', { name: 'Assign' }));
+    await dialog.findByRole('button', { name: 'Assigning...' });
+    expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    expect(dialog.getByRole('button', { name: 'Close dialog' })).toBeDisabled();
+    await app.user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Assign coach' })).toBeInTheDocument();
+
+    answer.resolve(failure(400, COACHING_MESSAGES.clientDisabled));
+    expect(await dialog.findByRole('alert')).toHaveTextContent(COACHING_MESSAGES.clientDisabled);
+    await app.user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Assign coach for alex@example.com' })).toHaveFocus();
+  });
+
+  it('shows an admin who is also a coach the client just assigned to them in My Clients', async () => {
+    cognito.givenSession(sessionUser(['admin', 'coach'], { userId: MORGAN.userId, email: MORGAN.email }));
+    api.set('GET /v1/coach/clients', () =>
+      json({
+        clients: users
+          .filter((user) => user.coachId === MORGAN.userId)
+          .map((user) => coachClient({ userId: user.userId, email: user.email, preferredName: 'Alex' })),
+      }),
+    );
+    const app = renderApp('/dashboard/clients');
+    expect(await screen.findByText(MESSAGES.noClients)).toBeInTheDocument();
+
+    await app.user.click(screen.getByRole('link', { name: 'User Management' }));
+    await screen.findByRole('tablist', { name: 'Filter users' });
+    await app.user.click(screen.getByRole('button', { name: 'Assign coach for alex@example.com' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Assign coach' }));
+    await app.user.click(dialog.getByRole('radio', { name: /^Morgan Lee/ }));
+    await app.user.click(dialog.getByRole('button', { name: 'Assign' }));
+    await screen.findByText('Morgan Lee is now the coach of Alex Rivera.');
+
+    // Within the list's 60 s of freshness, My Clients is read again: the assignment changed it.
+    await app.user.click(screen.getByRole('link', { name: 'My Clients' }));
+    expect(await screen.findByRole('link', { name: /Alex/ })).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.noClients)).not.toBeInTheDocument();
   });
 
   it('never offers a client as their own coach', async () => {

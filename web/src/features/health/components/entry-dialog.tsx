@@ -17,7 +17,7 @@ interface EntryDialogProps {
 /**
  * The frame every log dialog shares: the modal (focus trap, Escape, focus return), a form that
  * validates itself (`noValidate`: the shared schema's messages, not the browser's), the server's
- * message on refusal, and Cancel / Save with the busy label 'Saving...'.
+ * message on refusal, and Cancel / Save with the busy label 'Saving...'. While saving, nothing closes it.
  */
 export function EntryDialog({
   title,
@@ -33,12 +33,13 @@ export function EntryDialog({
     if (!isSaving) onSubmit();
   };
   return (
-    <Modal title={title} description={description} onClose={onClose}>
+    // Not closable while saving: the save would still land, and its success or refusal go unseen.
+    <Modal title={title} description={description} onClose={onClose} busy={isSaving}>
       <form className="form" onSubmit={submit} noValidate>
         {serverError && <Alert tone="error">{serverError}</Alert>}
         {children}
         <div className="form__actions">
-          <button type="button" className="button button--secondary" onClick={onClose}>
+          <button type="button" className="button button--secondary" onClick={onClose} disabled={isSaving}>
             Cancel
           </button>
           <button type="submit" className="button button--primary" disabled={isSaving} aria-busy={isSaving}>

@@ -24,6 +24,9 @@ export const addPasskey = ({ registrationResponse, name }: AddPasskeyInput): Pro
     schema: passkeySchema,
   });
 
+/** Names the adds under way (`queryClient.isMutating`). */
+export const addPasskeyMutationKey = ['passkeys', 'add'] as const;
+
 /**
  * Options, the device's prompt, then the new passkey stored. Never retried: each attempt would
  * prompt the person again.
@@ -31,6 +34,7 @@ export const addPasskey = ({ registrationResponse, name }: AddPasskeyInput): Pro
 export const useAddPasskey = () => {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: addPasskeyMutationKey,
     mutationFn: async (name: string | undefined) => {
       // A bad name is refused before the device prompts, not after.
       const checkedName = name === undefined ? undefined : validateRequest(passkeyNameSchema, name);

@@ -6,10 +6,14 @@ import { refreshPasskeys } from '../passkey-signal';
 export const removePasskey = (credentialId: string): Promise<void> =>
   apiRequest(`/v1/users/me/passkeys/${encodeURIComponent(credentialId)}`, { method: 'DELETE' });
 
+/** Names the removals under way (`queryClient.isMutating`). */
+export const removePasskeyMutationKey = ['passkeys', 'remove'] as const;
+
 // The list is read again either way: a refusal may mean it changed meanwhile.
 export const useRemovePasskey = () => {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: removePasskeyMutationKey,
     mutationFn: removePasskey,
     onSettled: () => refreshPasskeys(queryClient),
   });

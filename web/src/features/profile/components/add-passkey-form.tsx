@@ -1,17 +1,22 @@
 import { useState, type FormEvent } from 'react';
 import { ACCOUNT_LABELS, type Passkey } from '../../../../../shared/account';
 import { SubmitButton } from '../../../components/form-actions';
-import { useAddPasskey } from '../api/add-passkey';
+import type { useAddPasskey } from '../api/add-passkey';
 import { PasskeyActionError } from './passkey-action-error';
 import { PasskeyNameField } from './passkey-name-field';
 
 /** Not worded by SPEC-2 (docs/decisions/045-account-screens.md). */
 const ADD_FAILED = 'Could not add the passkey. Please try again.';
 
+interface AddPasskeyFormProps {
+  /** The section's add (`useAddPasskey`): the section clears its refusal when another action succeeds. */
+  add: ReturnType<typeof useAddPasskey>;
+  onAdded: (passkey: Passkey) => void;
+}
+
 /** 'Add a passkey': an optional name, then the device's own prompt. */
-export function AddPasskeyForm({ onAdded }: { onAdded: (passkey: Passkey) => void }) {
+export function AddPasskeyForm({ add, onAdded }: AddPasskeyFormProps) {
   const [name, setName] = useState('');
-  const add = useAddPasskey();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,11 +1,13 @@
+import { useQueryClient, type MutationKey } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { ACCOUNT_LABELS, confirmRemovePasskey, type Passkey } from '../../../../../shared/account';
 import { LoadFailed } from '../../../components/load-failed';
 import { Spinner } from '../../../components/spinner';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { useKeepFocusIn } from '../../../lib/keep-focus';
+import { addPasskeyMutationKey, useAddPasskey } from '../api/add-passkey';
 import { usePasskeys } from '../api/get-passkeys';
-import { useRemovePasskey } from '../api/remove-passkey';
+import { removePasskeyMutationKey, useRemovePasskey } from '../api/remove-passkey';
 import { ProfileSection } from '../profile-view';
 import { AddPasskeyForm } from './add-passkey-form';
 import { PasskeyActionError } from './passkey-action-error';
@@ -42,10 +44,23 @@ function PasskeyDetails({ passkey }: { passkey: Passkey }) {
   );
 }
 
-/** 'Passkeys' (SPEC-2 section 3.1): the person's passkeys, and adding, renaming and removing them. */
+/**
+ * 'Passkeys' (SPEC-2 section 3.1): the person's passkeys, and adding, renaming and removing them. A
+ * refusal stays until it is dismissed or another passkey action succeeds (then it is out of date).
+ */
 export function PasskeysSection() {
   const passkeys = usePasskeys();
   const remove = useRemovePasskey();
+  const add = useAddPasskey();
+  const queryClient = useQueryClient();
+  /**
+   * Once an action succeeds, an earlier refusal of another is out of date and goes. One under way is
+   * left alone (its outcome is still to be shown); asked of the cache, as this callback's render may be old.
+   */
+  const clearStale = (...stale: readonly [{ reset: () => void }, MutationKey][]) => {
+    for (const [mutation, mutationKey] of stale)
+      if (!queryClient.isMutating({ mutationKey })) mutation.reset();
+  };
   const [renaming, setRenaming] = useState<Passkey | null>(null);
   const [status, setStatus] = useState('');
   const list = useRef<HTMLUListElement>(null);
@@ -55,7 +70,12 @@ export function PasskeysSection() {
   const onRemove = (passkey: Passkey) => {
     if (!window.confirm(confirmRemovePasskey(passkey.name))) return;
     setStatus('');
-    remove.mutate(passkey.credentialId, { onSuccess: () => setStatus(`${passkey.name} removed.`) });
+    remove.mutate(passkey.credentialId, {
+      onSuccess: () => {
+        clearStale([add, addPasskeyMutationKey]);
+        setStatus(`${passkey.name} removed.`);
+      },
+    });
   };
 
   return (
@@ -99,7 +119,13 @@ export function PasskeysSection() {
           ))}
         </ul>
       )}
-      <AddPasskeyForm onAdded={(passkey) => setStatus(`${passkey.name} added.`)} />
+      <AddPasskeyForm
+        add={add}
+        onAdded={(passkey) => {
+          clearStale([remove, removePasskeyMutationKey]);
+          setStatus(`${passkey.name} added.`);
+        }}
+      />
       <p className="save-status" role="status">
         {status}
       </p>
@@ -109,6 +135,7 @@ export function PasskeysSection() {
           onClose={() => setRenaming(null)}
           onRenamed={(passkey) => {
             setRenaming(null);
+            clearStale([add, addPasskeyMutationKey], [remove, removePasskeyMutationKey]);
             setStatus(`Renamed to ${passkey.name}.`);
           }}
         />

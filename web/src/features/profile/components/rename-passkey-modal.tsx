@@ -44,6 +44,7 @@ export function RenamePasskeyModal({ passkey, onClose, onRenamed }: RenamePasske
       title={`${ACCOUNT_LABELS.rename} passkey`}
       description={`A new name for ${passkey.name}.`}
       onClose={onClose}
+      busy={rename.isPending}
     >
       <form className="form" onSubmit={submit} noValidate>
         {rename.isError && <Alert tone="error">{errorMessage(rename.error, RENAME_FAILED)}</Alert>}
@@ -56,6 +57,7 @@ export function RenamePasskeyModal({ passkey, onClose, onRenamed }: RenamePasske
           data-autofocus
         />
         <FormActions
+          committed
           onCancel={onClose}
           submitLabel="Save"
           busyLabel={MESSAGES.saving}

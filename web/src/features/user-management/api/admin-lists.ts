@@ -1,17 +1,20 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { auditQueryKey } from '../../audit/api/get-audit-events';
+import { coachClientsQueryKey } from '../../coaching/api/get-coach-clients';
 import { invitationsQueryKey } from './get-invitations';
 import { usersQueryKey } from './get-users';
 
 /**
  * Reads both admin lists again (an invitation and the person it became share a row), and marks the
- * Audit Log stale: the change wrote an event it must show when it is next opened.
+ * Audit Log stale: the change wrote an event it must show when it is next opened. My Clients too: a
+ * disable, a delete or a role change may end coaching, and the admin may be a coach of that person.
  */
 export const invalidateAdminLists = (queryClient: QueryClient) =>
   Promise.all([
     queryClient.invalidateQueries({ queryKey: invitationsQueryKey }),
     queryClient.invalidateQueries({ queryKey: usersQueryKey }),
     queryClient.invalidateQueries({ queryKey: auditQueryKey }),
+    queryClient.invalidateQueries({ queryKey: coachClientsQueryKey }),
   ]);
 
 /**

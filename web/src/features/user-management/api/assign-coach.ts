@@ -6,6 +6,7 @@ import {
 } from '../../../../../shared/coaching';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
 import { auditQueryKey } from '../../audit/api/get-audit-events';
+import { coachClientsQueryKey } from '../../coaching/api/get-coach-clients';
 import { adminUserPath, usersQueryKey } from './get-users';
 
 export interface AssignCoachInput extends AssignCoachRequest {
@@ -30,12 +31,13 @@ export const unassignCoach = (userId: string): Promise<void> =>
 
 /**
  * Either way the list is read again (a refusal may mean someone else changed it meanwhile), and the
- * Audit Log is marked stale for the event.
+ * Audit Log is marked stale for the event; so is My Clients, as the admin may be the coach concerned.
  */
 const readAgain = (queryClient: QueryClient) =>
   Promise.all([
     queryClient.invalidateQueries({ queryKey: usersQueryKey }),
     queryClient.invalidateQueries({ queryKey: auditQueryKey }),
+    queryClient.invalidateQueries({ queryKey: coachClientsQueryKey }),
   ]);
 
 export const useAssignCoach = () => {

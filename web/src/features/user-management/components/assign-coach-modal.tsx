@@ -5,6 +5,7 @@ import { Modal } from '../../../components/overlay/modal';
 import { errorMessage } from '../../../lib/errors';
 import { useAssignCoach, useUnassignCoach } from '../api/assign-coach';
 import type { UserEntry } from '../merge-entries';
+import { UNASSIGN_COACH } from './user-actions';
 
 /** Not worded by SPEC-2 (docs/decisions/043-coaching-screens.md). */
 const CHANGE_FAILED = 'Could not change the coach. Please try again.';
@@ -27,7 +28,10 @@ interface AssignCoachModalProps {
   onDone: (status: string) => void;
 }
 
-/** Picks the client's one coach, or takes the coach away ('Unassign'). */
+/**
+ * Picks the client's one coach, or takes the coach away ('Unassign'). A disabled client takes no coach
+ * (the server refuses one): their dialog offers only 'Unassign', for a coach left from before.
+ */
 export function AssignCoachModal({ client, coaches, onClose, onDone }: AssignCoachModalProps) {
   const [coachId, setCoachId] = useState(client.coachId ?? '');
   const assign = useAssignCoach();
@@ -35,13 +39,14 @@ export function AssignCoachModal({ client, coaches, onClose, onDone }: AssignCoa
   const busy = assign.isPending || unassign.isPending;
   const error = assign.error ?? unassign.error;
   const who = client.name || client.email;
+  const canAssign = client.status !== 'disabled';
   // Focus starts on the current coach, else on the first.
   const focusId = coaches.some((coach) => coach.userId === coachId) ? coachId : coaches[0]?.userId;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const chosen = coaches.find((coach) => coach.userId === coachId);
-    if (!chosen) return;
+    if (!chosen || !canAssign) return;
     unassign.reset();
     assign.mutate(
       { userId: client.key, coachId: chosen.userId },
@@ -54,10 +59,19 @@ export function AssignCoachModal({ client, coaches, onClose, onDone }: AssignCoa
   };
 
   return (
-    <Modal title="Assign coach" description={`Choose the coach of ${who}.`} onClose={onClose}>
+    <Modal
+      title={canAssign ? 'Assign coach' : UNASSIGN_COACH}
+      description={
+        canAssign
+          ? `Choose the coach of ${who}.`
+          : `${who} is disabled: enable them before assigning a coach.`
+      }
+      onClose={onClose}
+      busy={busy}
+    >
       <form className="form" onSubmit={submit}>
         {error && <Alert tone="error">{errorMessage(error, CHANGE_FAILED)}</Alert>}
-        {coaches.length ? (
+        {!canAssign ? null : coaches.length ? (
           <fieldset className="fieldset">
             <legend>Coach</legend>
             <div className="choice-list">
@@ -83,7 +97,7 @@ export function AssignCoachModal({ client, coaches, onClose, onDone }: AssignCoa
           <EmptyState>{NO_COACHES}</EmptyState>
         )}
         <div className="form__actions">
-          <button type="button" className="button button--secondary" onClick={onClose}>
+          <button type="button" className="button button--secondary" onClick={onClose} disabled={busy}>
             Cancel
           </button>
           {client.coachId && (
@@ -97,14 +111,16 @@ export function AssignCoachModal({ client, coaches, onClose, onDone }: AssignCoa
               {unassign.isPending ? 'Unassigning...' : 'Unassign'}
             </button>
           )}
-          <button
-            type="submit"
-            className="button button--primary"
-            disabled={busy || !coachId || coachId === client.coachId}
-            aria-busy={assign.isPending}
-          >
-            {assign.isPending ? 'Assigning...' : 'Assign'}
-          </button>
+          {canAssign && (
+            <button
+              type="submit"
+              className="button button--primary"
+              disabled={busy || !coachId || coachId === client.coachId}
+              aria-busy={assign.isPending}
+            >
+              {assign.isPending ? 'Assigning...' : 'Assign'}
+            </button>
+          )}
         </div>
       </form>
     </Modal>

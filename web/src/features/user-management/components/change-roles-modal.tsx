@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ACCOUNT_LABELS } from '../../../../../shared/account';
+import { ACCOUNT_LABELS, confirmRolesEndCoaching } from '../../../../../shared/account';
 import { ROLE_GROUPS, type RoleGroup } from '../../../../../shared/constants';
 import { MESSAGES } from '../../../../../shared/messages';
 import { roleOfGroup } from '../../../../../shared/roles';
@@ -47,6 +47,13 @@ export function ChangeRolesModal({ person, onClose, onDone }: ChangeRolesModalPr
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!chosen.length) return;
+    // The server ends the coaching the new roles no longer allow (decision 042): asked first, as a
+    // disable of a coached client is.
+    const ends = {
+      coach: person.coachId !== undefined && current.includes('users') && !chosen.includes('users'),
+      clients: current.includes('coaches') && !chosen.includes('coaches'),
+    };
+    if ((ends.coach || ends.clients) && !window.confirm(confirmRolesEndCoaching(person.email, ends))) return;
     change.mutate(
       { userId: person.key, roles: chosen },
       {
@@ -60,6 +67,7 @@ export function ChangeRolesModal({ person, onClose, onDone }: ChangeRolesModalPr
       title={ACCOUNT_LABELS.changeRoles}
       description={own ? `Your roles. ${OWN_TAKES_EFFECT}` : `Roles of ${person.email}. ${TAKES_EFFECT}`}
       onClose={onClose}
+      busy={change.isPending}
     >
       <form className="form" onSubmit={submit}>
         {change.isError && <Alert tone="error">{errorMessage(change.error, CHANGE_FAILED)}</Alert>}
@@ -71,6 +79,7 @@ export function ChangeRolesModal({ person, onClose, onDone }: ChangeRolesModalPr
           hint={chosen.length ? undefined : AT_LEAST_ONE}
         />
         <FormActions
+          committed
           onCancel={onClose}
           submitLabel="Save roles"
           busyLabel={MESSAGES.saving}

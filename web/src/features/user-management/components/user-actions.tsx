@@ -17,6 +17,9 @@ export interface RowActions {
   pending: ReadonlyMap<string, PendingAction>;
 }
 
+/** The coach action of a disabled client who still has a coach (decision 045, 2026-11-27). */
+export const UNASSIGN_COACH = 'Unassign coach';
+
 /** Only a person who is a member of `users` has a coach (SPEC-2 section 2). */
 export const isClient = (entry: UserEntry): boolean => !isInvitation(entry) && entry.roles.includes('user');
 
@@ -82,10 +85,12 @@ export function UserActions({ entry, actions }: { entry: UserEntry; actions: Row
   const disabled = entry.status === 'disabled';
   return (
     <div className="row-actions">
-      {isClient(entry) && (
+      {/* A disabled person takes no coach (the server refuses); a coach left from before a disable ended
+          coaching (decision 042) can still be unassigned. */}
+      {isClient(entry) && (!disabled || entry.coachId !== undefined) && (
         <Action
           {...common}
-          label="Assign coach"
+          label={disabled ? UNASSIGN_COACH : 'Assign coach'}
           email={`for ${entry.email}`}
           onClick={() => actions.onAssignCoach(entry)}
         />
