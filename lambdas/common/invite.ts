@@ -3,12 +3,12 @@
  * CSPRNG; an email with a pending invitation or an existing account cannot be invited again.
  */
 import { randomBytes } from 'node:crypto';
-import { ListUsersCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { ListUsersCommand, type UserType } from '@aws-sdk/client-cognito-identity-provider';
 import { generateActivationCode } from '../../shared/activation-code';
 import { DEFAULT_INVITATION_ROLES, type RoleGroup } from '../../shared/constants';
 import { API_MESSAGES } from '../../shared/messages';
 import { cognito } from './aws';
-import { anyActivated } from './cognito-users';
+import { anyActivated, attribute } from './cognito-users';
 import { userPoolId } from './env';
 import { Conflict } from './errors';
 import { getAccountGate } from './repositories/accounts';
@@ -19,16 +19,43 @@ import {
   type InvitationRecord,
 } from './repositories/invitations';
 
+/** ListUsers' `Filter` is at most 256 characters. */
+const LIST_FILTER_MAX = 256;
+
+/** A value inside a ListUsers filter's quotes. */
+const quoted = (value: string): string => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+
 /**
  * Whether someone with this email completed activation. A user a half-done activation left behind
  * does not block a new invitation, which will reserve a user of its own.
  */
 export const accountExists = async (email: string): Promise<boolean> => {
-  const escaped = email.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
-  const result = await cognito.send(
-    new ListUsersCommand({ UserPoolId: userPoolId(), Filter: `email = "${escaped}"`, Limit: 60 }),
-  );
-  return anyActivated(result.Users ?? []);
+  const exact = `email = "${quoted(email)}"`;
+  if (exact.length <= LIST_FILTER_MAX) {
+    const result = await cognito.send(
+      new ListUsersCommand({ UserPoolId: userPoolId(), Filter: exact, Limit: 60 }),
+    );
+    return anyActivated(result.Users ?? []);
+  }
+  // Too long for Cognito's filter (a valid email may have 254 characters): the longest prefix that
+  // fits, then the users with exactly this email among those it finds.
+  let prefix = email.slice(0, LIST_FILTER_MAX - 'email ^= ""'.length);
+  while (`email ^= "${quoted(prefix)}"`.length > LIST_FILTER_MAX) prefix = prefix.slice(0, -1);
+  const users: UserType[] = [];
+  let token: string | undefined;
+  do {
+    const page = await cognito.send(
+      new ListUsersCommand({
+        UserPoolId: userPoolId(),
+        Filter: `email ^= "${quoted(prefix)}"`,
+        Limit: 60,
+        PaginationToken: token,
+      }),
+    );
+    users.push(...(page.Users ?? []).filter((user) => attribute(user.Attributes, 'email') === email));
+    token = page.PaginationToken;
+  } while (token);
+  return anyActivated(users);
 };
 
 /**

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Passkey } from '../../shared/account';
 import { API_MESSAGES } from '../../shared/messages';
+import { userProfileSchema } from '../../shared/schemas';
 import { startPeople, type People } from '../fixtures/health-people';
 import { SoftwareAuthenticator, type CeremonyOptions } from '../fixtures/software-authenticator';
 
@@ -50,6 +51,34 @@ const activateWith = async (email: string, code: string, options: CeremonyOption
 const refused = { status: 400, body: { message: API_MESSAGES.registrationFailed } };
 const pendingInvitation = async (email: string) =>
   (await world.scan('invitations')).find((item) => item.email === email)?.codeUsed;
+
+describe('an email as long as an email may be (254 characters)', () => {
+  it('is invited, activates with a profile its own page can read, and cannot be invited again', async () => {
+    // Longer than Cognito's 256-character filter allows once quoted, and than a name may be.
+    const email = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(53)}.example`;
+    expect(email).toHaveLength(254);
+    const code = await invite(email);
+    expect(code).toMatch(/^[A-Z0-9]{16}$/);
+    const person = await world.http.activate(email, code);
+    const me = await world.http.request('GET', '/v1/users/me', { token: person.idToken });
+    expect(me.status).toBe(200);
+    expect(userProfileSchema.safeParse(me.body).success).toBe(true);
+    expect(me.body).toMatchObject({ email, name: email.slice(0, 200) });
+
+    const again = await world.http.request('POST', '/internal/v1/admin/invitations', {
+      token: world.admin.idToken,
+      json: { email },
+    });
+    expect(again).toMatchObject({ status: 409, body: { message: API_MESSAGES.accountExists } });
+    // An email that differs only in its last letter is someone else, and may be invited.
+    const neighbour = `${email.slice(0, -1)}x`;
+    const invited = await world.http.request('POST', '/internal/v1/admin/invitations', {
+      token: world.admin.idToken,
+      json: { email: neighbour },
+    });
+    expect(invited.status).toBe(201);
+  });
+});
 
 describe('registration checks', () => {
   it('refuses a credential id longer than 1023 bytes and accepts one of 1023, at activation', async () => {

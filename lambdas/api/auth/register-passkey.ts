@@ -22,6 +22,7 @@ import {
   DEFAULT_MEASUREMENT_SYSTEM,
   DEFAULT_SEX_ASSIGNED_AT_BIRTH,
   DEFAULT_TIMEZONE,
+  NAME_MAX,
 } from '../../../shared/constants';
 import { API_MESSAGES } from '../../../shared/messages';
 import { registerPasskeyRequestSchema, type UserProfile } from '../../../shared/schemas';
@@ -254,7 +255,8 @@ const activate = async (body: Body, invitation: InvitationRecord, origin: Reques
   const profile: UserProfile = {
     userId: pending.userId,
     email: invitation.email,
-    name: body.name ?? invitation.email,
+    // A name is at most 200 characters (SPEC section 3), an email up to 254.
+    name: body.name ?? invitation.email.slice(0, NAME_MAX),
     createdAt: now,
     updatedAt: now,
     sexAssignedAtBirth: DEFAULT_SEX_ASSIGNED_AT_BIRTH,
