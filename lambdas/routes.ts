@@ -149,7 +149,7 @@ const PASSKEY_ROUTES = (): RouteDefinition[] => [
     path: '/v1/users/me/passkeys/{credentialId}',
     auth: 'user',
     entry: 'lambdas/api/passkeys/rename-passkey.ts',
-    tables: { passkeys: [{ actions: ['UpdateItem'] }], auditEvents: [{ actions: ['PutItem'] }] },
+    tables: { passkeys: [{ actions: ['GetItem', 'UpdateItem'] }], auditEvents: [{ actions: ['PutItem'] }] },
     cognitoActions: [],
   },
   {

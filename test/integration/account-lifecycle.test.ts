@@ -217,6 +217,25 @@ describe('passkeys (SPEC-2 section 3.1)', () => {
       status: 200,
       body: { name: 'Work laptop', credentialId: first.credentialId },
     });
+    // A rename whose event cannot be written is not made: the rename and its event commit together.
+    const eventFails = await refuse(
+      'TransactWriteItemsCommand',
+      'passkey.renamed',
+      () => new Error('InternalServerError'),
+      1,
+    );
+    try {
+      const unrecorded = await api('PATCH', `/v1/users/me/passkeys/${first.credentialId}`, idToken, {
+        name: 'Unrecorded name',
+      });
+      expect(unrecorded.status).toBe(500);
+    } finally {
+      eventFails.remove();
+    }
+    expect(eventFails.count()).toBe(1);
+    expect((await passkeysOf(idToken)).find((p) => p.credentialId === first.credentialId)?.name).toBe(
+      'Work laptop',
+    );
     for (const name of ['', '   ', 'x'.repeat(65)]) {
       const refused = await api('PATCH', `/v1/users/me/passkeys/${first.credentialId}`, idToken, { name });
       expect(refused).toMatchObject({ status: 400, body: { message: ACCOUNT_MESSAGES.passkeyName } });

@@ -1,6 +1,6 @@
 /** PATCH /v1/users/me/passkeys/{credentialId}: renames one of the caller's passkeys. */
 import { ACCOUNT_MESSAGES, renamePasskeyRequestSchema } from '../../../shared/account';
-import { originOf, recordAudit } from '../../common/audit';
+import { auditTransactItem, originOf } from '../../common/audit';
 import { NotFound } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import { toPasskey } from '../../common/passkey-view';
@@ -11,17 +11,18 @@ export const handler = httpHandler(
   { auth: 'user', body: renamePasskeyRequestSchema },
   async ({ body, caller, pathParameters, event }) => {
     const credentialId = pathParameters.credentialId ?? '';
-    // Another person's credential id is simply not found, as is one no passkey can have.
-    const renamed = couldBeCredentialId(credentialId)
-      ? await renamePasskey(caller.sub, credentialId, body.name)
-      : undefined;
-    if (!renamed) throw new NotFound(ACCOUNT_MESSAGES.passkeyNotFound);
-    await recordAudit(originOf(event), {
+    // The rename and its event commit together: no rename goes unrecorded.
+    const renamedEvent = auditTransactItem(originOf(event), {
       type: 'passkey.renamed',
       actorId: caller.sub,
       subjectId: caller.sub,
       details: { credentialId },
     });
+    // Another person's credential id is simply not found, as is one no passkey can have.
+    const renamed = couldBeCredentialId(credentialId)
+      ? await renamePasskey(caller.sub, credentialId, body.name, [renamedEvent])
+      : undefined;
+    if (!renamed) throw new NotFound(ACCOUNT_MESSAGES.passkeyNotFound);
     return ok(toPasskey(renamed));
   },
 );

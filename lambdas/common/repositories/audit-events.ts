@@ -151,7 +151,7 @@ export const listAuditEvents = async (
       events.push(...items.map(withoutKeys));
       last = result.LastEvaluatedKey as PageKey | undefined;
       from = last;
-    } while (last && events.length < limit && reads < MAX_FILTERED_READS);
+    } while (filterExpression && last && events.length < limit && reads < MAX_FILTERED_READS);
     if (last) return { events, nextCursor: encodeCursor(viewerId, scope, last) };
     if (events.length >= limit) {
       // This partition is done; the next page starts at the top of the one after it, if any.

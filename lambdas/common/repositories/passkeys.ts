@@ -6,6 +6,7 @@ import { ddb, type TransactItem } from '../aws';
 import { batchGetAll } from '../batch-get';
 import { queryAttributes } from '../batch-write';
 import { tableName } from '../env';
+import { transactIf } from '../transactions';
 
 const table = () => tableName('passkeys');
 
@@ -82,29 +83,34 @@ export const newPasskeyRecord = (
   createdAt,
 });
 
-/** Renames a passkey of this person; answers the updated passkey, or undefined when it is not theirs. */
+/**
+ * Renames a passkey of this person with `also` (its audit event) in the same transaction; answers the
+ * renamed passkey, or undefined when it is not theirs (or was removed meanwhile).
+ */
 export const renamePasskey = async (
   userId: string,
   credentialId: string,
   name: string,
+  also: readonly TransactItem[] = [],
 ): Promise<PasskeyRecord | undefined> => {
-  try {
-    const result = await ddb.send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: { credentialId },
-        UpdateExpression: 'SET #name = :name',
-        ConditionExpression: 'userId = :userId',
-        ExpressionAttributeNames: { '#name': 'name' },
-        ExpressionAttributeValues: { ':name': name, ':userId': userId },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return result.Attributes as PasskeyRecord;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
-  }
+  const passkey = await getPasskey(credentialId);
+  if (passkey?.userId !== userId) return undefined;
+  const renamed = await transactIf({
+    TransactItems: [
+      {
+        Update: {
+          TableName: table(),
+          Key: { credentialId },
+          UpdateExpression: 'SET #name = :name',
+          ConditionExpression: 'userId = :userId',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExpressionAttributeValues: { ':name': name, ':userId': userId },
+        },
+      },
+      ...also,
+    ],
+  });
+  return renamed ? { ...passkey, name } : undefined;
 };
 
 /** Transaction item deleting a passkey of this person (the condition fails for anyone else's). */

@@ -1130,11 +1130,16 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
       expectResult: auditPageWithCursor,
     },
     {
-      name: 'one subject: a Query of bySubject, with a cursor to the next page',
+      name: 'one subject and a type: Queries of bySubject, read on past pages the filter thinned (five at most), with a cursor to the next page',
       event: { method: 'GET', claims: claims('admins') },
       query: { subjectId: CLIENT_USER_ID, type: 'client.data.read' },
-      ddb: auditPage,
-      expectResult: auditPageWithCursor,
+      // Every page holds one event of the type and more to read.
+      ddb: (call) => auditPage(call, new QueryCommand({ TableName: 'auditEvents' })),
+      expectResult: (result) => {
+        status(200)(result);
+        const page = bodyOf(result) as { events: unknown[]; nextCursor?: unknown };
+        expect([page.events.length, typeof page.nextCursor]).toEqual([5, 'string']);
+      },
     },
     {
       name: 'one actor: a Query of byActor, with a cursor to the next page',
@@ -1353,10 +1358,7 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
         pathParameters: { credentialId: PHONE_PASSKEY },
         body: { name: 'My phone' },
       },
-      ddb: (call) =>
-        on('UpdateItem', 'passkeys', call)
-          ? { Attributes: passkeyItem(PHONE_PASSKEY, { name: 'My phone' }) }
-          : undefined,
+      ddb: (call) => (on('GetItem', 'passkeys', call) ? { Item: passkeyItem(PHONE_PASSKEY) } : undefined),
       expectResult: (result) => {
         status(200)(result);
         expect(bodyOf(result)).toMatchObject({ credentialId: PHONE_PASSKEY, name: 'My phone' });
