@@ -30,6 +30,7 @@ import {
   HEIGHT_CM_MAX,
   HEIGHT_CM_MIN,
   NAME_MAX,
+  ONBOARDING_AGE_MAX,
   PREFERRED_NAME_MAX,
   ROLE_GROUPS,
 } from './constants';
@@ -157,6 +158,24 @@ export const userProfileSchema = /* @__PURE__ */ (() =>
   }))();
 export type UserProfile = z.infer<typeof userProfileSchema>;
 
+/**
+ * A date of birth a person can have, checked by the server whatever the screen checked (SPEC's age
+ * rule of 13 to 120 is the onboarding form's): not after today anywhere on Earth (UTC+14), and not
+ * before 1 January of the year 121 years back.
+ */
+const dateOfBirthSchema = /* @__PURE__ */ (() =>
+  z.iso.date({ error: VALIDATION.invalidDate }).check(
+    z.refine(
+      (value: string) => {
+        const now = Date.now();
+        const latest = new Date(now + 14 * 3_600_000).toISOString().slice(0, 10);
+        const earliest = `${String(new Date(now).getUTCFullYear() - ONBOARDING_AGE_MAX - 1).padStart(4, '0')}-01-01`;
+        return value >= earliest && value <= latest;
+      },
+      { error: VALIDATION.invalidDateOfBirth },
+    ),
+  ))();
+
 /** Every field optional, same bounds; unknown keys (userId, roles, __proto__...) are rejected. */
 export const profileUpdateSchema = /* @__PURE__ */ (() =>
   z.strictObject({
@@ -164,7 +183,7 @@ export const profileUpdateSchema = /* @__PURE__ */ (() =>
     name: z.optional(nameSchema),
     preferredName: z.optional(preferredNameSchema),
     familyName: z.optional(familyNameSchema),
-    dateOfBirth: z.optional(dateSchema),
+    dateOfBirth: z.optional(dateOfBirthSchema),
     heightCm: z.optional(heightCmSchema),
     sexAssignedAtBirth: z.optional(sexAssignedAtBirthSchema),
     measurementSystem: z.optional(measurementSystemSchema),

@@ -471,6 +471,16 @@ describe('bad input changes nothing', () => {
     ['a 300-character name', { name: 'a'.repeat(300) }, VALIDATION.nameTooLong],
     ['an invalid email', { email: 'not-an-email' }, VALIDATION.invalidEmail],
     ['an email change', { email: 'other@example.com' }, API_MESSAGES.emailChange],
+    [
+      'a date of birth in a later year',
+      { dateOfBirth: `${new Date().getUTCFullYear() + 1}-01-01` },
+      VALIDATION.invalidDateOfBirth,
+    ],
+    [
+      'a date of birth 122 years back',
+      { dateOfBirth: `${new Date().getUTCFullYear() - 122}-12-31` },
+      VALIDATION.invalidDateOfBirth,
+    ],
   ])('PUT /v1/users/me with %s is a 400 with its message', async (_, body, message) => {
     const before = await snapshot();
     const answer = await http.request('PUT', '/v1/users/me', { token: user.idToken, json: body });

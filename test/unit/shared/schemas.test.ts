@@ -73,6 +73,17 @@ describe('profile update', () => {
     expect(profileUpdateSchema.safeParse(JSON.parse('{"__proto__":{"admin":true}}')).success).toBe(false);
   });
 
+  it('takes a date of birth from today back to 1 January 121 years ago, and no other', () => {
+    const year = new Date().getUTCFullYear();
+    const today = new Date().toISOString().slice(0, 10);
+    for (const dateOfBirth of [today, `${year - 121}-01-01`, `${year - 13}-06-30`])
+      expect(firstMessage(profileUpdateSchema, { dateOfBirth }), dateOfBirth).toBeUndefined();
+    for (const dateOfBirth of [`${year + 1}-01-01`, `${year - 122}-12-31`, '0001-01-01'])
+      expect(firstMessage(profileUpdateSchema, { dateOfBirth }), dateOfBirth).toBe(
+        VALIDATION.invalidDateOfBirth,
+      );
+  });
+
   it('applies the same bounds as the profile', () => {
     expect(firstMessage(profileUpdateSchema, { heightCm: 300.1 })).toBe(VALIDATION.heightRange);
     expect(firstMessage(profileUpdateSchema, { name: 'a'.repeat(201) })).toBe(VALIDATION.nameTooLong);
