@@ -1,4 +1,4 @@
-import { useId, type FormEvent } from 'react';
+import { useId, type ChangeEvent, type FormEvent } from 'react';
 import { ACTIVATION_CODE_FORMATTED_LENGTH, ACTIVATION_CODE_PLACEHOLDER } from '../../../../shared/constants';
 import { formatActivationCode } from '../../../../shared/activation-code';
 import { MESSAGES } from '../../../../shared/messages';
@@ -28,6 +28,20 @@ export function CodeStep({
   error,
 }: CodeStepProps) {
   const codeHint = useId();
+  // No `maxLength`: the browser would cut pasted or autofilled text before it is normalised, and
+  // ' ABCD-EFGH-IJKL-MNOP' or 'ABCD - EFGH - IJKL - MNOP' would lose characters; the format cuts at 16.
+  const changeCode = (event: ChangeEvent<HTMLInputElement>) => {
+    const input = event.target;
+    // One more character in a full code is refused in place, as `maxLength` did: the code and the
+    // caret stay as they were (typing in the middle of a full code does not push its end out).
+    if (code.length >= ACTIVATION_CODE_FORMATTED_LENGTH && input.value.length === code.length + 1) {
+      const caret = (input.selectionStart ?? code.length + 1) - 1;
+      input.value = code;
+      input.setSelectionRange(caret, caret);
+      return;
+    }
+    onCodeChange(formatActivationCode(input.value));
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit();
@@ -58,10 +72,9 @@ export function CodeStep({
           spellCheck={false}
           inputMode="text"
           placeholder={ACTIVATION_CODE_PLACEHOLDER}
-          maxLength={ACTIVATION_CODE_FORMATTED_LENGTH}
           aria-describedby={codeHint}
           value={code}
-          onChange={(event) => onCodeChange(formatActivationCode(event.target.value))}
+          onChange={changeCode}
         />
         <p id={codeHint} className="field__hint">
           The 16-character code from your invitation.

@@ -9,6 +9,8 @@ import { MealDialog } from './components/meal-dialog';
 import { MeasurementDialog } from './components/measurement-dialog';
 import { MeasurementTiles, TILES } from './components/measurement-tiles';
 import { SleepDialog } from './components/sleep-dialog';
+import { formatDate } from './health-format';
+import { beforePeriod } from './period';
 import { LoadFailed } from '../../components/load-failed';
 
 type DialogName = 'meal' | 'activity' | 'sleep' | 'measurement';
@@ -21,6 +23,13 @@ const LOG_BUTTONS: readonly { dialog: DialogName; label: string }[] = [
 
 const TILE_TYPES = TILES.map((tile) => tile.type);
 
+/**
+ * Not worded by SPEC-2 (docs/decisions/041-health-screens.md): a save dated before the period
+ * Metrics & Analytics shows (a mistyped year, say) would otherwise appear nowhere, unexplained.
+ */
+const savedBeforePeriod = (date: string) =>
+  `Entry saved. It is dated ${date}, before the period Metrics & Analytics shows.`;
+
 /** Health Overview: log meals, activity, sleep and measurements; the latest readings as tiles. */
 export function HealthPage({ measurementSystem }: { measurementSystem: MeasurementSystem }) {
   const [open, setOpen] = useState<DialogName | null>(null);
@@ -32,9 +41,10 @@ export function HealthPage({ measurementSystem }: { measurementSystem: Measureme
     setOpen(dialog);
   };
   const close = () => setOpen(null);
-  const saved = () => {
+  /** `at`: when the saved record happened. */
+  const saved = (at: string) => {
     setOpen(null);
-    setStatus(HEALTH_MESSAGES.entrySaved);
+    setStatus(beforePeriod(at) ? savedBeforePeriod(formatDate(at)) : HEALTH_MESSAGES.entrySaved);
   };
 
   return (

@@ -10,3 +10,10 @@ export const periodStart = (days: number, now: Date = new Date()): string => {
   const start = new Date(now.getFullYear(), now.getMonth(), now.getDate() - (days - 1));
   return start.toISOString();
 };
+
+/**
+ * Whether a record's time falls before the period Metrics & Analytics shows (it opens on the default
+ * period each time): such a record is in none of its charts and lists.
+ */
+export const beforePeriod = (at: string, days: number = DEFAULT_PERIOD, now: Date = new Date()): boolean =>
+  Date.parse(at) < Date.parse(periodStart(days, now));

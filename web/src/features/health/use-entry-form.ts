@@ -6,14 +6,14 @@ import { fieldErrors, firstInvalid } from './form-errors';
 /** Not worded by SPEC-2 (docs/decisions/041-health-screens.md). */
 export const SAVE_FAILED = 'Could not save the entry. Please try again.';
 
-interface SaveMutation<Body> {
-  mutate: (body: Body, options: { onSuccess: () => void }) => void;
+interface SaveMutation<Body, Saved> {
+  mutate: (body: Body, options: { onSuccess: (saved: Saved) => void }) => void;
   reset: () => void;
   isPending: boolean;
   error: Error | null;
 }
 
-interface EntryFormOptions<Field extends string, Body> {
+interface EntryFormOptions<Field extends string, Body, Saved> {
   /** The shared request schema the server parses the body with. */
   schema: WireSchema<unknown>;
   /** The form's fields in screen order: focus goes to the first invalid one. */
@@ -22,8 +22,9 @@ interface EntryFormOptions<Field extends string, Body> {
   fieldOf: (path: string) => Field;
   /** The id of the control that receives focus for a field. */
   idOf: (field: Field) => string;
-  save: SaveMutation<Body>;
-  onSaved: () => void;
+  save: SaveMutation<Body, Saved>;
+  /** With the record as the server stored it. */
+  onSaved: (saved: Saved) => void;
 }
 
 /**
@@ -31,14 +32,14 @@ interface EntryFormOptions<Field extends string, Body> {
  * its field and focus moves to the first invalid one. A valid body is saved; the server's refusal
  * comes back as `serverError`.
  */
-export const useEntryForm = <Field extends string, Body>({
+export const useEntryForm = <Field extends string, Body, Saved>({
   schema,
   fields,
   fieldOf,
   idOf,
   save,
   onSaved,
-}: EntryFormOptions<Field, Body>) => {
+}: EntryFormOptions<Field, Body, Saved>) => {
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [attempt, setAttempt] = useState(0);
 

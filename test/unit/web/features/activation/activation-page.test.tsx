@@ -66,6 +66,29 @@ describe('/activate', () => {
     expect(code).toHaveValue('ABCD-2345-EFGH-6789');
   });
 
+  it.each([' ABCD-EFGH-IJKL-MNOP', 'ABCD - EFGH - IJKL - MNOP', '  abcd-efgh-ijkl-mnop  '])(
+    'formats a pasted code whole, whatever spaces it carries: %j',
+    async (pasted) => {
+      const app = await open();
+      const code = screen.getByLabelText('Activation code');
+      await app.user.click(code);
+      await app.user.paste(pasted);
+      expect(code).toHaveValue('ABCD-EFGH-IJKL-MNOP');
+    },
+  );
+
+  it('keeps a full code as it is when one more character is typed, even in the middle', async () => {
+    const app = await open();
+    const code = screen.getByLabelText<HTMLInputElement>('Activation code');
+    await app.user.type(code, 'ABCDEFGHIJKLMNOP');
+    await app.user.type(code, 'Z', { initialSelectionStart: 5, initialSelectionEnd: 5 });
+    expect(code).toHaveValue('ABCD-EFGH-IJKL-MNOP');
+    expect(code.selectionStart).toBe(5);
+    // Typing over a selection still replaces it.
+    await app.user.type(code, 'Z', { initialSelectionStart: 0, initialSelectionEnd: 1 });
+    expect(code).toHaveValue('ZBCD-EFGH-IJKL-MNOP');
+  });
+
   it('pre-fills the code from the link, then takes it out of the address bar', async () => {
     const app = await open('/activate?code=abcd2345efgh6789');
     expect(screen.getByLabelText('Activation code')).toHaveValue('ABCD-2345-EFGH-6789');

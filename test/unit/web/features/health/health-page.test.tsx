@@ -23,6 +23,16 @@ const dateOf = (iso: string) =>
   new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(iso));
 /** What the browser sends for a `datetime-local` value: that local time as a UTC instant. */
 const instant = (local: string) => new Date(local).toISOString();
+const pad = (n: number) => String(n).padStart(2, '0');
+/** A `datetime-local` value `days` days before today, at `time` (HH:MM local). */
+const daysAgo = (days: number, time: string) => {
+  const day = new Date();
+  day.setDate(day.getDate() - days);
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}T${time}`;
+};
+/** The confirmation of a save dated before the period Metrics & Analytics shows (30 days). */
+const savedBeforePeriod = (local: string) =>
+  `Entry saved. It is dated ${dateOf(instant(local))}, before the period Metrics & Analytics shows.`;
 
 /** A reading of each tile type; 69.8532 kg is 154.0 lb, 86.36 cm is 34.0 in. */
 const LATEST: Measurement[] = [
@@ -141,7 +151,7 @@ describe('Log Measurement dialog', () => {
     await app.user.type(dialog.getByLabelText('Blood glucose (mmol/L)'), '5.5');
     await app.user.selectOptions(dialog.getByLabelText('Glucose context'), 'Fasting');
     await app.user.clear(dialog.getByLabelText('Date and time'));
-    await app.user.type(dialog.getByLabelText('Date and time'), '2026-03-04T07:15');
+    await app.user.type(dialog.getByLabelText('Date and time'), daysAgo(1, '07:15'));
     await app.user.click(dialog.getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByRole('status')).toHaveTextContent(HEALTH_MESSAGES.entrySaved);
@@ -150,7 +160,7 @@ describe('Log Measurement dialog', () => {
       type: 'glucose',
       value: 5.5,
       enteredUnit: 'mmol/L',
-      takenAt: instant('2026-03-04T07:15'),
+      takenAt: instant(daysAgo(1, '07:15')),
       context: 'fasting',
     });
     // The server's answer (99 mg/dL) reaches the tile without a reload.
@@ -303,7 +313,7 @@ describe('Log Measurement dialog', () => {
     await app.user.type(dialog.getByLabelText('Blood glucose (mg/dL)'), '101');
     await app.user.click(dialog.getByRole('button', { name: 'Save' }));
     expect(await dialog.findByRole('button', { name: MESSAGES.saving })).toBeDisabled();
-    answer.resolve(json(measurement({ value: 101 }), 201));
+    answer.resolve(json(measurement({ value: 101, takenAt: new Date().toISOString() }), 201));
     expect(await screen.findByText(HEALTH_MESSAGES.entrySaved)).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
@@ -335,6 +345,31 @@ describe('Log Measurement dialog', () => {
     expect(screen.getByRole('button', { name: 'Log Measurement' })).toHaveFocus();
   });
 
+  it.each([
+    ['a year back (a mistyped year)', daysAgo(365, '07:15')],
+    ['just before the 30 days', daysAgo(30, '23:59')],
+  ])('says when a reading dated %s falls before the period Metrics & Analytics shows', async (_, local) => {
+    const { app } = await openHealth('metric');
+    const dialog = await openDialog(app, 'Log Measurement');
+    await app.user.type(dialog.getByLabelText('Blood glucose (mg/dL)'), '101');
+    await app.user.clear(dialog.getByLabelText('Date and time'));
+    await app.user.type(dialog.getByLabelText('Date and time'), local);
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(savedBeforePeriod(local))).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent(savedBeforePeriod(local));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it("keeps 'Entry saved' for a reading on the first day of the period", async () => {
+    const { app } = await openHealth('metric');
+    const dialog = await openDialog(app, 'Log Measurement');
+    await app.user.type(dialog.getByLabelText('Blood glucose (mg/dL)'), '101');
+    await app.user.clear(dialog.getByLabelText('Date and time'));
+    await app.user.type(dialog.getByLabelText('Date and time'), daysAgo(29, '00:00'));
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(HEALTH_MESSAGES.entrySaved)).toBeInTheDocument();
+  });
+
   it('closes on Escape and on Cancel without saving', async () => {
     const { app, api } = await openHealth('metric');
     await openDialog(app, 'Log Measurement');
@@ -364,14 +399,14 @@ describe('Log Meal, Log Activity and Log Sleep dialogs', () => {
     const dialog = await openDialog(app, 'Log Meal');
     await app.user.type(dialog.getByLabelText('Description'), 'Oatmeal with berries');
     await app.user.type(dialog.getByLabelText('Carbs (g)'), '45');
-    await setTime(app, dialog.getByLabelText('Time'), '2026-03-04T08:00');
+    await setTime(app, dialog.getByLabelText('Time'), daysAgo(1, '08:00'));
     await app.user.click(dialog.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(HEALTH_MESSAGES.entrySaved)).toBeInTheDocument();
     expect(api.callsTo('POST', '/v1/logs')[0]?.body).toEqual({
       kind: 'meal',
       description: 'Oatmeal with berries',
       carbsGrams: 45,
-      eatenAt: instant('2026-03-04T08:00'),
+      eatenAt: instant(daysAgo(1, '08:00')),
     });
   });
 
@@ -396,7 +431,7 @@ describe('Log Meal, Log Activity and Log Sleep dialogs', () => {
     await app.user.type(dialog.getByLabelText('Activity'), 'Cycling');
     await app.user.type(dialog.getByLabelText('Minutes'), '45');
     await app.user.selectOptions(dialog.getByLabelText('Intensity'), 'Vigorous');
-    await setTime(app, dialog.getByLabelText('Start time'), '2026-03-04T17:30');
+    await setTime(app, dialog.getByLabelText('Start time'), daysAgo(1, '17:30'));
     await app.user.click(dialog.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(HEALTH_MESSAGES.entrySaved)).toBeInTheDocument();
     expect(api.callsTo('POST', '/v1/logs')[0]?.body).toEqual({
@@ -404,7 +439,7 @@ describe('Log Meal, Log Activity and Log Sleep dialogs', () => {
       activity: 'Cycling',
       minutes: 45,
       intensity: 'vigorous',
-      startedAt: instant('2026-03-04T17:30'),
+      startedAt: instant(daysAgo(1, '17:30')),
     });
   });
 
@@ -422,17 +457,42 @@ describe('Log Meal, Log Activity and Log Sleep dialogs', () => {
     const { app, api } = await openHealth('metric');
     api.set('POST /v1/logs', (call) => json({ ...sleepLog(), ...(call.body as object) }, 201));
     const dialog = await openDialog(app, 'Log Sleep');
-    await setTime(app, dialog.getByLabelText('Sleep start'), '2026-03-03T23:00');
-    await setTime(app, dialog.getByLabelText('Sleep end'), '2026-03-04T06:30');
+    await setTime(app, dialog.getByLabelText('Sleep start'), daysAgo(2, '23:00'));
+    await setTime(app, dialog.getByLabelText('Sleep end'), daysAgo(1, '06:30'));
     await app.user.selectOptions(dialog.getByLabelText('Quality'), '4 (good)');
     await app.user.click(dialog.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(HEALTH_MESSAGES.entrySaved)).toBeInTheDocument();
     expect(api.callsTo('POST', '/v1/logs')[0]?.body).toEqual({
       kind: 'sleep',
-      start: instant('2026-03-03T23:00'),
-      end: instant('2026-03-04T06:30'),
+      start: instant(daysAgo(2, '23:00')),
+      end: instant(daysAgo(1, '06:30')),
       quality: 4,
     });
+  });
+
+  it('says when a meal, an activity or a sleep is dated before the period Metrics & Analytics shows', async () => {
+    const { app, api } = await openHealth('metric');
+    const meal = await openDialog(app, 'Log Meal');
+    await app.user.type(meal.getByLabelText('Description'), 'Salad');
+    await setTime(app, meal.getByLabelText('Time'), daysAgo(45, '12:30'));
+    await app.user.click(meal.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(savedBeforePeriod(daysAgo(45, '12:30')))).toBeInTheDocument();
+
+    api.set('POST /v1/logs', (call) => json({ ...activityLog(), ...(call.body as object) }, 201));
+    const activity = await openDialog(app, 'Log Activity');
+    await app.user.type(activity.getByLabelText('Activity'), 'Cycling');
+    await app.user.type(activity.getByLabelText('Minutes'), '45');
+    await setTime(app, activity.getByLabelText('Start time'), daysAgo(200, '17:30'));
+    await app.user.click(activity.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(savedBeforePeriod(daysAgo(200, '17:30')))).toBeInTheDocument();
+
+    // A sleep is filed under its start: the night that began the day before the period.
+    api.set('POST /v1/logs', (call) => json({ ...sleepLog(), ...(call.body as object) }, 201));
+    const sleep = await openDialog(app, 'Log Sleep');
+    await setTime(app, sleep.getByLabelText('Sleep start'), daysAgo(30, '23:00'));
+    await setTime(app, sleep.getByLabelText('Sleep end'), daysAgo(29, '06:30'));
+    await app.user.click(sleep.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(savedBeforePeriod(daysAgo(30, '23:00')))).toBeInTheDocument();
   });
 
   it("shows 'Sleep must end after it starts' on the end time, without calling the API", async () => {

@@ -287,6 +287,50 @@ describe('Invite modal', () => {
     expect(await dialog.findByText('ABCD-2345-EFGH-6789')).toBeInTheDocument();
   });
 
+  it('cannot be closed while creating, so the code is shown: Cancel and × wait, Escape and the backdrop do nothing', async () => {
+    const answer = deferred<Response>();
+    api.set('POST /internal/v1/admin/invitations', () => answer.promise);
+    const { app, dialog } = await openModal();
+    await app.user.type(dialog.getByLabelText('Email address'), 'new@example.com');
+    await app.user.click(dialog.getByRole('button', { name: 'Create Invitation' }));
+    await dialog.findByRole('button', { name: MESSAGES.creating });
+
+    expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    expect(dialog.getByRole('button', { name: 'Close dialog' })).toBeDisabled();
+    await app.user.keyboard('{Escape}');
+    const backdrop = document.querySelector('.modal__backdrop');
+    if (!(backdrop instanceof HTMLElement)) throw new Error('No backdrop');
+    await app.user.click(backdrop);
+    expect(screen.getByRole('dialog', { name: 'Invite User' })).toBeInTheDocument();
+
+    answer.resolve(json(invitation({ email: 'new@example.com' }), 201));
+    expect(await dialog.findByText('Invitation created for new@example.com.')).toBeInTheDocument();
+    expect(dialog.getByText('ABCD-2345-EFGH-6789')).toBeInTheDocument();
+    // Settled: it closes again, and focus goes back to the invite button.
+    await app.user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '+ Invite User' })).toHaveFocus();
+  });
+
+  it('cannot be closed while creating, so a refusal is shown, after which Cancel works again', async () => {
+    const answer = deferred<Response>();
+    api.set('POST /internal/v1/admin/invitations', () => answer.promise);
+    const { app, dialog } = await openModal();
+    await app.user.type(dialog.getByLabelText('Email address'), 'new@example.com');
+    await app.user.click(dialog.getByRole('button', { name: 'Create Invitation' }));
+    await dialog.findByRole('button', { name: MESSAGES.creating });
+    await app.user.keyboard('{Escape}');
+    await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('dialog', { name: 'Invite User' })).toBeInTheDocument();
+
+    answer.resolve(failure(409, 'An invitation for this email is already pending'));
+    expect(await dialog.findByRole('alert')).toHaveTextContent(
+      'An invitation for this email is already pending',
+    );
+    await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
   it("shows the server's reason when creating fails", async () => {
     api.set(
       'POST /internal/v1/admin/invitations',

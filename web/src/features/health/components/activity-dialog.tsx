@@ -1,6 +1,11 @@
 import { useState } from 'react';
 import { ACTIVITY_INTENSITIES, type ActivityIntensity } from '../../../../../shared/health';
-import { createLogRequestSchema, type NewLog } from '../../../../../shared/health-schemas';
+import {
+  createLogRequestSchema,
+  logTime,
+  type HealthLog,
+  type NewLog,
+} from '../../../../../shared/health-schemas';
 import { SelectField, TextField } from '../../../components/form-field';
 import { useCreateLog } from '../api/create-log';
 import { INTENSITY_LABELS, parseNumber, toInstant, toLocalInput } from '../health-format';
@@ -18,7 +23,8 @@ const ID: Record<Field, string> = {
 
 interface LogDialogProps {
   onClose: () => void;
-  onSaved: () => void;
+  /** With when the saved log happened (`logTime`). */
+  onSaved: (at: string) => void;
 }
 
 /** Log Activity: what, how long, how hard, and when it started. */
@@ -27,13 +33,13 @@ export function ActivityDialog({ onClose, onSaved }: LogDialogProps) {
   const [minutes, setMinutes] = useState('');
   const [intensity, setIntensity] = useState<ActivityIntensity>('moderate');
   const [startedAt, setStartedAt] = useState(() => toLocalInput(new Date()));
-  const form = useEntryForm<Field, NewLog>({
+  const form = useEntryForm<Field, NewLog, HealthLog>({
     schema: createLogRequestSchema,
     fields: FIELDS,
     fieldOf: (path) => FIELDS.find((field) => field === path) ?? 'activity',
     idOf: (field) => ID[field],
     save: useCreateLog(),
-    onSaved,
+    onSaved: (saved) => onSaved(logTime(saved)),
   });
 
   const submit = () =>

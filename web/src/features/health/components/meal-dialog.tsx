@@ -1,5 +1,10 @@
 import { useState } from 'react';
-import { createLogRequestSchema, type NewLog } from '../../../../../shared/health-schemas';
+import {
+  createLogRequestSchema,
+  logTime,
+  type HealthLog,
+  type NewLog,
+} from '../../../../../shared/health-schemas';
 import { TextField } from '../../../components/form-field';
 import { useCreateLog } from '../api/create-log';
 import { parseOptionalNumber, toInstant, toLocalInput } from '../health-format';
@@ -16,7 +21,8 @@ const ID: Record<Field, string> = {
 
 interface LogDialogProps {
   onClose: () => void;
-  onSaved: () => void;
+  /** With when the saved log happened (`logTime`). */
+  onSaved: (at: string) => void;
 }
 
 /** Log Meal: what was eaten, optional carbs in grams, and when. */
@@ -24,13 +30,13 @@ export function MealDialog({ onClose, onSaved }: LogDialogProps) {
   const [description, setDescription] = useState('');
   const [carbs, setCarbs] = useState('');
   const [eatenAt, setEatenAt] = useState(() => toLocalInput(new Date()));
-  const form = useEntryForm<Field, NewLog>({
+  const form = useEntryForm<Field, NewLog, HealthLog>({
     schema: createLogRequestSchema,
     fields: FIELDS,
     fieldOf: (path) => FIELDS.find((field) => field === path) ?? 'description',
     idOf: (field) => ID[field],
     save: useCreateLog(),
-    onSaved,
+    onSaved: (saved) => onSaved(logTime(saved)),
   });
   const carbsGrams = parseOptionalNumber(carbs);
 

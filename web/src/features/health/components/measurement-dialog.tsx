@@ -9,7 +9,7 @@ import {
   type MeasurementType,
   type MeasurementUnit,
 } from '../../../../../shared/health';
-import { createMeasurementRequestSchema } from '../../../../../shared/health-schemas';
+import { createMeasurementRequestSchema, type Measurement } from '../../../../../shared/health-schemas';
 import { SelectField, TextField } from '../../../components/form-field';
 import { useCreateMeasurement, type CreateMeasurementInput } from '../api/create-measurement';
 import { CONTEXT_LABELS, measurementLabel, parseNumber, toInstant, toLocalInput } from '../health-format';
@@ -41,7 +41,8 @@ const ID = {
 interface MeasurementDialogProps {
   system: MeasurementSystem;
   onClose: () => void;
-  onSaved: () => void;
+  /** With when the saved reading was taken. */
+  onSaved: (at: string) => void;
 }
 
 /** Log Measurement: the value goes to the server as typed, with its unit; the server converts. */
@@ -54,14 +55,14 @@ export function MeasurementDialog({ system, onClose, onSaved }: MeasurementDialo
   const [context, setContext] = useState<GlucoseContext>(DEFAULT_GLUCOSE_CONTEXT);
   const [note, setNote] = useState('');
   const units = unitChoices(type, system);
-  const form = useEntryForm<Field, CreateMeasurementInput>({
+  const form = useEntryForm<Field, CreateMeasurementInput, Measurement>({
     schema: createMeasurementRequestSchema,
     fields: FIELDS,
     // With a single unit there is no unit field: its (unlikely) message goes with the value.
     fieldOf: (path) => (path === 'enteredUnit' && units.length < 2 ? 'value' : fieldOf(path)),
     idOf: (field) => (field === 'value' && type === 'blood_pressure' ? ID.systolic : ID[field]),
     save: useCreateMeasurement(),
-    onSaved,
+    onSaved: (saved) => onSaved(saved.takenAt),
   });
   const isBloodPressure = type === 'blood_pressure';
 

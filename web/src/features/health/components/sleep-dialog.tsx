@@ -1,6 +1,11 @@
 import { useState } from 'react';
 import { SLEEP_QUALITY } from '../../../../../shared/health';
-import { createLogRequestSchema, type NewLog } from '../../../../../shared/health-schemas';
+import {
+  createLogRequestSchema,
+  logTime,
+  type HealthLog,
+  type NewLog,
+} from '../../../../../shared/health-schemas';
 import { SelectField, TextField } from '../../../components/form-field';
 import { useCreateLog } from '../api/create-log';
 import { parseOptionalNumber, toInstant, toLocalInput } from '../health-format';
@@ -25,7 +30,8 @@ const QUALITY_OPTIONS = [
 
 interface LogDialogProps {
   onClose: () => void;
-  onSaved: () => void;
+  /** With when the saved log happened (`logTime`). */
+  onSaved: (at: string) => void;
 }
 
 /** Log Sleep: when it started and ended (at most 24 hours), and an optional 1-5 quality. */
@@ -33,13 +39,13 @@ export function SleepDialog({ onClose, onSaved }: LogDialogProps) {
   const [end, setEnd] = useState(() => toLocalInput(new Date()));
   const [start, setStart] = useState(() => toLocalInput(new Date(Date.now() - DEFAULT_NIGHT_MS)));
   const [quality, setQuality] = useState('');
-  const form = useEntryForm<Field, NewLog>({
+  const form = useEntryForm<Field, NewLog, HealthLog>({
     schema: createLogRequestSchema,
     fields: FIELDS,
     fieldOf: (path) => FIELDS.find((field) => field === path) ?? 'start',
     idOf: (field) => ID[field],
     save: useCreateLog(),
-    onSaved,
+    onSaved: (saved) => onSaved(logTime(saved)),
   });
   const rating = parseOptionalNumber(quality);
 

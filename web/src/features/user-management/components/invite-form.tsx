@@ -1,27 +1,26 @@
 import { useState, type FormEvent } from 'react';
 import type { RoleGroup } from '../../../../../shared/constants';
 import { MESSAGES } from '../../../../../shared/messages';
-import type { Invitation } from '../../../../../shared/schemas';
 import { Alert } from '../../../components/alert';
 import { FormActions } from '../../../components/form-actions';
 import { errorMessage } from '../../../lib/errors';
-import { useCreateInvitation } from '../api/create-invitation';
+import type { useCreateInvitation } from '../api/create-invitation';
 import { RoleChoiceList } from './role-choice-list';
 
 interface InviteFormProps {
-  onCreated: (invitation: Invitation) => void;
+  /** The dialog's create mutation: the dialog shows its answer, and stays open while it is pending. */
+  create: ReturnType<typeof useCreateInvitation>;
   onCancel: () => void;
 }
 
 /** Email and one role (User by default); the submit stays disabled until there is an email. */
-export function InviteForm({ onCreated, onCancel }: InviteFormProps) {
+export function InviteForm({ create, onCancel }: InviteFormProps) {
   const [email, setEmail] = useState('');
   const [group, setGroup] = useState<RoleGroup>('users');
-  const create = useCreateInvitation();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ email: email.trim(), roles: [group] }, { onSuccess: onCreated });
+    create.mutate({ email: email.trim(), roles: [group] });
   };
 
   return (
@@ -43,6 +42,7 @@ export function InviteForm({ onCreated, onCancel }: InviteFormProps) {
       </div>
       <RoleChoiceList type="radio" name="invite-role" chosen={[group]} onToggle={setGroup} />
       <FormActions
+        committed
         onCancel={onCancel}
         submitLabel="Create Invitation"
         busyLabel={MESSAGES.creating}

@@ -1,17 +1,21 @@
-import { useState } from 'react';
-import type { Invitation } from '../../../../../shared/schemas';
 import { Modal } from '../../../components/overlay/modal';
+import { useCreateInvitation } from '../api/create-invitation';
 import { InviteForm } from './invite-form';
 import { IssuedCode } from './issued-code';
 
-/** Invite, then show the code to pass on. */
+/**
+ * Invite, then show the code to pass on. Not closable while the invitation is being created: it
+ * would still be created, and its code (shown only here) or the refusal would go unseen.
+ */
 export function InviteModal({ onClose }: { onClose: () => void }) {
-  const [created, setCreated] = useState<Invitation | null>(null);
+  const create = useCreateInvitation();
+  const created = create.data;
   return (
     <Modal
       title="Invite User"
       description={created ? undefined : 'They will get an activation code to set up a passkey.'}
       onClose={onClose}
+      busy={create.isPending}
     >
       {created ? (
         <IssuedCode
@@ -22,7 +26,7 @@ export function InviteModal({ onClose }: { onClose: () => void }) {
           onDone={onClose}
         />
       ) : (
-        <InviteForm onCreated={setCreated} onCancel={onClose} />
+        <InviteForm create={create} onCancel={onClose} />
       )}
     </Modal>
   );
