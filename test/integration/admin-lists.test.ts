@@ -565,8 +565,10 @@ describe('an erase cut short, finished by FinishErases (lambdas/scheduled/finish
       expect(await accountOf(person.userId)).toBeUndefined();
       expect((await world.scan('profiles')).some((item) => item.userId === person.userId)).toBe(false);
       expect((await world.scan('passkeys')).some((item) => item.userId === person.userId)).toBe(false);
-      // Their passkey no longer signs anyone in.
-      await expect(world.http.signIn(person.authenticator)).rejects.toThrow();
+      // Their passkey no longer signs anyone in: it is unknown now, and the browser is told to forget it.
+      await expect(world.http.signIn(person.authenticator)).rejects.toThrow(
+        /sign-in failed with 401: .*"unknownCredential":true/,
+      );
       // Each deletion recorded once, by the admin.
       expect((await eventsAbout(person.userId)).sort()).toEqual(
         [

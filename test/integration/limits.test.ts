@@ -340,7 +340,7 @@ describe('registrations refused from one address', () => {
 });
 
 describe('sign-in starts from one address', () => {
-  it('are 300 in 5 minutes: the 301st is a 429, audited once; another address can still sign in', async () => {
+  it('are 300 in 5 minutes: the 301st is a 429, audited once; another address can still start one', async () => {
     const client = newClient();
     for (let i = 0; i < SIGNIN_IP_STARTS.limit; i += 1)
       expect((await client.post('/v1/auth/initiate-signin', {})).status).toBe(200);

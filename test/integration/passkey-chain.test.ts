@@ -3,7 +3,11 @@
  * real triggers, the real Lambda handlers, a software authenticator. And every way an attacker
  * might try to break it, each rejected with nothing written.
  */
-import { InitiateAuthCommand, NotAuthorizedException } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  InitiateAuthCommand,
+  InvalidParameterException,
+  NotAuthorizedException,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { JwtRsaVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
@@ -137,7 +141,9 @@ describe('proofs', () => {
     await expectNotAuthorized(identity.customAuth(user.cognitoUsername, 'A'.repeat(43)));
     await expectNotAuthorized(identity.customAuth(user.cognitoUsername, 'not a proof'));
     // Cognito itself refuses an empty answer before any trigger runs.
-    await expect(identity.customAuth(user.cognitoUsername, '')).rejects.toThrow();
+    const empty = identity.customAuth(user.cognitoUsername, '');
+    await expect(empty).rejects.toBeInstanceOf(InvalidParameterException);
+    await expect(empty).rejects.toThrow('Missing required parameter ANSWER');
     expect(await identity.snapshot()).toEqual(before);
   });
 });

@@ -815,7 +815,7 @@ describe('least-privilege IAM', () => {
     // Nobody batch-writes a passkey (a batch could put one).
     expect(allowed('dynamodb:BatchWriteItem')).toEqual([]);
     expect(allowed('dynamodb:BatchGetItem')).toEqual(['ListPasskeys']);
-    expect(allowed('dynamodb:GetItem')).toEqual(['AddPasskey', 'VerifyWebauthn']);
+    expect(allowed('dynamodb:GetItem')).toEqual(['AddPasskey', 'RenamePasskey', 'VerifyWebauthn']);
     // A person's passkeys are found by their account's list; byUser only by the erase.
     expect(allowed('dynamodb:Query')).toEqual([]);
     const byUser = { action: 'dynamodb:Query', resource: `${resource}/index/byUser` };
@@ -1377,7 +1377,10 @@ describe('SPA hosting', () => {
       RestrictPublicBuckets: true,
     });
     expect(props.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
-    expect(props.BucketEncryption).toBeDefined();
+    // SSE-S3 (BucketEncryption.S3_MANAGED): CloudFront's origin access control reads it without a KMS grant.
+    expect(props.BucketEncryption).toEqual({
+      ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+    });
   });
 
   it('lets only this distribution read the bucket, and only over TLS', () => {

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { DIRECTORY_MESSAGES, type DirectoryCounts } from '../../../../../shared/directory';
 import { MESSAGES } from '../../../../../shared/messages';
@@ -15,9 +15,6 @@ import {
   shownEmails,
 } from '../../support/user-management';
 import { SEARCH_DELAY_MS } from '../../../../../web/src/features/user-management/components/user-search';
-
-/** Waits past the search field's pause, and as long again: a search it would send is sent by then. */
-const pastSearchPause = () => new Promise((resolve) => setTimeout(resolve, SEARCH_DELAY_MS * 2));
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -291,14 +288,30 @@ describe('User Management: pages, search and counts', () => {
     });
 
     it('says why a search with a space cannot be sent, and sends none', async () => {
-      const app = await openUserManagement();
-      await search(app, 'a b');
+      await openUserManagement();
       const field = screen.getByRole('searchbox', { name: 'Search by email' });
-      expect(field).toHaveAccessibleDescription(DIRECTORY_MESSAGES.search);
-      expect(field).toHaveAttribute('aria-invalid', 'true');
-      await pastSearchPause();
-      expect(streamCalls(api, USERS).filter((call) => call.query.q !== undefined)).toEqual([]);
-      expect(shownEmails()).toEqual(['ann@example.com', 'axel@example.com', 'amy@example.com']);
+      const searches = () => streamCalls(api, USERS).filter((call) => call.query.q !== undefined);
+      // The field's pause on a fake clock (only its timers: the page has loaded), the text typed at once.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        fireEvent.change(field, { target: { value: 'a b' } });
+        expect(field).toHaveAccessibleDescription(DIRECTORY_MESSAGES.search);
+        expect(field).toHaveAttribute('aria-invalid', 'true');
+        await act(() => vi.advanceTimersByTimeAsync(SEARCH_DELAY_MS * 4));
+        expect(searches()).toEqual([]);
+        expect(shownEmails()).toEqual(['ann@example.com', 'axel@example.com', 'amy@example.com']);
+
+        // The control: the same field, with a prefix, sends its search once the pause is over, not before.
+        fireEvent.change(field, { target: { value: 'ax' } });
+        await act(() => vi.advanceTimersByTimeAsync(SEARCH_DELAY_MS - 1));
+        expect(searches()).toEqual([]);
+        await act(() => vi.advanceTimersByTimeAsync(1));
+        expect(searches().map((call) => call.query.q)).toEqual(['ax']);
+        await act(() => vi.runOnlyPendingTimersAsync());
+      } finally {
+        vi.useRealTimers();
+      }
+      await waitFor(() => expect(shownEmails()).toEqual(['axel@example.com']));
     });
   });
 });
