@@ -6,6 +6,7 @@
  * `startPeople` goes through that path.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTIVATION_EMAIL_FAILURES } from '../../shared/limits';
 import { API_MESSAGES } from '../../shared/messages';
 import { startPeople, type People } from '../fixtures/health-people';
 import { interleave } from '../fixtures/interleave';
@@ -143,6 +144,27 @@ describe('invitations and the standing of the admin who issued them', () => {
     await expect(world.http.activate('recovered@example.com', code)).rejects.toThrow(
       'activation code for recovered@example.com rejected',
     );
+    // A right code refused is not a wrong one: tried on past the email's limit, it locks nothing, and
+    // a code from another admin works at once.
+    for (let i = 0; i < ACTIVATION_EMAIL_FAILURES.limit; i += 1)
+      expect(await check('recovered@example.com', code)).toEqual(
+        expect.objectContaining({ status: 200, body: { valid: false } }),
+      );
+    const refusals = (await world.scan('auditEvents')).filter(
+      (event) =>
+        event.type === 'activation.failed' &&
+        (event.details as { email?: string }).email === 'recovered@example.com',
+    );
+    expect(refusals.map((event) => (event.details as { reason: string }).reason)).toEqual(
+      Array.from({ length: ACTIVATION_EMAIL_FAILURES.limit + 2 }, () => 'recovery-refused'),
+    );
+    const fromAdmin = await world.http.request<{ activationCode: string }>(
+      'POST',
+      `/internal/v1/admin/users/${target.userId}/recovery`,
+      { token: world.admin.idToken },
+    );
+    expect(fromAdmin.status).toBe(201);
+    expect((await check('recovered@example.com', fromAdmin.body.activationCode)).body.valid).toBe(true);
 
     // Demoted while the registration is under way: refused, and the person keeps their passkey.
     expect((await setDeputy('roles', { roles: ['admins'] })).status).toBe(200);

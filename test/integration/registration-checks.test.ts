@@ -4,10 +4,12 @@
  * are refused and change nothing; the BE and BS flags are recorded, and an assertion whose BE flag
  * differs from the one registered is refused (section 7.2) with its reason in the audit log.
  */
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Passkey } from '../../shared/account';
 import { API_MESSAGES } from '../../shared/messages';
 import { userProfileSchema } from '../../shared/schemas';
+import { localDocuments } from '../fixtures/aws-env';
 import { startPeople, type People } from '../fixtures/health-people';
 import { SoftwareAuthenticator, type CeremonyOptions } from '../fixtures/software-authenticator';
 
@@ -65,6 +67,10 @@ describe('an email as long as an email may be (254 characters)', () => {
     expect(userProfileSchema.safeParse(me.body).success).toBe(true);
     expect(me.body).toMatchObject({ email, name: email.slice(0, 200) });
 
+    // Asked of Cognito, not of the spent invitation (taken away here): the account is found.
+    const documents = localDocuments();
+    await documents.send(new DeleteCommand({ TableName: world.stack.tables.invitations, Key: { email } }));
+    documents.destroy();
     const again = await world.http.request('POST', '/internal/v1/admin/invitations', {
       token: world.admin.idToken,
       json: { email },

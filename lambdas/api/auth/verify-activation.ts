@@ -30,7 +30,8 @@ const INVALID: ActivationVerifyResponse = { valid: false };
 type Registration = Omit<RegistrationChallenge, 'challenge' | 'expiresAt'>;
 
 /** Why an activation code was refused, as the audit log names it (never shown to the caller). */
-type Refusal = 'no-invitation' | 'wrong-code' | 'code-used' | 'expired' | 'issuer-not-admin';
+type Refusal =
+  'no-invitation' | 'wrong-code' | 'code-used' | 'expired' | 'issuer-not-admin' | 'recovery-refused';
 
 /** The registration an invitation's code opens (the invitation's own reserved Cognito user), or why not. */
 const invitationRegistration = async (email: string, code: string): Promise<Registration | Refusal> => {
@@ -56,14 +57,18 @@ const invitationRegistration = async (email: string, code: string): Promise<Regi
  * The registration a recovery code opens: a new passkey for the same account, only while the admin who
  * issued the code is still an active admin (as for invitations: docs/decisions/047).
  */
-const recoveryRegistration = async (email: string, code: string): Promise<Registration | undefined> => {
+const recoveryRegistration = async (
+  email: string,
+  code: string,
+): Promise<Registration | 'recovery-refused' | undefined> => {
   const recovery = await findRecovery(email);
   if (!recovery || !secretsEqual(recovery.activationCode, code)) return undefined;
-  if (!(await stillAdmin(recovery.issuedBy))) return undefined;
+  // The code is right from here on: a refusal is not a wrong code.
+  if (!(await stillAdmin(recovery.issuedBy))) return 'recovery-refused';
   const account = await getAccount(recovery.userId);
   // A disabled account takes no new passkey, whatever code was issued before the disable.
-  if (!account || account.email !== email || account.status !== 'active') return undefined;
-  if (issuedBeforeDisable(recovery, account)) return undefined;
+  if (!account || account.email !== email || account.status !== 'active') return 'recovery-refused';
+  if (issuedBeforeDisable(recovery, account)) return 'recovery-refused';
   return {
     purpose: 'recovery',
     email,
@@ -83,7 +88,8 @@ const registrationFor = async (
   const byInvitation = await invitationRegistration(email, code);
   if (typeof byInvitation !== 'string') return { registration: byInvitation };
   const byRecovery = await recoveryRegistration(email, code);
-  return byRecovery ? { registration: byRecovery } : { refusal: byInvitation };
+  if (byRecovery === undefined) return { refusal: byInvitation };
+  return typeof byRecovery === 'string' ? { refusal: byRecovery } : { registration: byRecovery };
 };
 
 export const handler = httpHandler(

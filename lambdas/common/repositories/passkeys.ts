@@ -6,7 +6,7 @@ import { ddb, type TransactItem } from '../aws';
 import { batchGetAll } from '../batch-get';
 import { queryAttributes } from '../batch-write';
 import { tableName } from '../env';
-import { transactIf } from '../transactions';
+import { conditionFailedAt, transactWrite } from '../transactions';
 
 const table = () => tableName('passkeys');
 
@@ -95,22 +95,28 @@ export const renamePasskey = async (
 ): Promise<PasskeyRecord | undefined> => {
   const passkey = await getPasskey(credentialId);
   if (passkey?.userId !== userId) return undefined;
-  const renamed = await transactIf({
-    TransactItems: [
-      {
-        Update: {
-          TableName: table(),
-          Key: { credentialId },
-          UpdateExpression: 'SET #name = :name',
-          ConditionExpression: 'userId = :userId',
-          ExpressionAttributeNames: { '#name': 'name' },
-          ExpressionAttributeValues: { ':name': name, ':userId': userId },
+  try {
+    await transactWrite({
+      TransactItems: [
+        {
+          Update: {
+            TableName: table(),
+            Key: { credentialId },
+            UpdateExpression: 'SET #name = :name',
+            ConditionExpression: 'userId = :userId',
+            ExpressionAttributeNames: { '#name': 'name' },
+            ExpressionAttributeValues: { ':name': name, ':userId': userId },
+          },
         },
-      },
-      ...also,
-    ],
-  });
-  return renamed ? { ...passkey, name } : undefined;
+        ...also,
+      ],
+    });
+    return { ...passkey, name };
+  } catch (error) {
+    // Removed meanwhile (the condition names the owner); anything else is an error.
+    if (conditionFailedAt(error, 0)) return undefined;
+    throw error;
+  }
 };
 
 /** Transaction item deleting a passkey of this person (the condition fails for anyone else's). */

@@ -31,6 +31,10 @@ export const createQueryClient = (): QueryClient =>
       mutations: {
         retry: retryRetryable(MUTATION_RETRY),
         retryDelay: backoff,
+        // Sent whatever the browser says of its connection: TanStack's default holds a mutation
+        // 'pending' while offline, and a dialog that stays until its save settles (docs/decisions/
+        // 045-account-screens.md) would stay with it. Offline, the save fails and says so.
+        networkMode: 'always',
       },
     },
   });

@@ -34,8 +34,11 @@ export function CodeStep({
     const input = event.target;
     // One more character in a full code is refused in place, as `maxLength` did: the code and the
     // caret stay as they were (typing in the middle of a full code does not push its end out).
-    if (code.length >= ACTIVATION_CODE_FORMATTED_LENGTH && input.value.length === code.length + 1) {
-      const caret = (input.selectionStart ?? code.length + 1) - 1;
+    const caret = (input.selectionStart ?? input.value.length) - 1;
+    const oneTyped =
+      input.value.length === code.length + 1 &&
+      input.value.slice(0, caret) + input.value.slice(caret + 1) === code;
+    if (code.length >= ACTIVATION_CODE_FORMATTED_LENGTH && oneTyped) {
       input.value = code;
       input.setSelectionRange(caret, caret);
       return;

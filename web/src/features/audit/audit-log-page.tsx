@@ -133,11 +133,11 @@ export function AuditLogPage() {
           <LoadFailed title={LOAD_FAILED} error={events.error} onRetry={() => events.refetch()} />
         ) : shown.length === 0 && !events.hasNextPage ? (
           <EmptyState>{filtered ? NO_MATCH : NO_EVENTS}</EmptyState>
-        ) : shown.length === 0 ? (
-          footer
         ) : (
+          // One shape with or without events, so the footer's 'Load more' keeps its focus when the
+          // first matching events arrive above it.
           <>
-            <AuditTable events={shown} people={byId} />
+            {shown.length > 0 && <AuditTable events={shown} people={byId} />}
             {footer}
           </>
         )}

@@ -89,6 +89,15 @@ describe('/activate', () => {
     expect(code).toHaveValue('ZBCD-EFGH-IJKL-MNOP');
   });
 
+  it('takes a code pasted over the whole of a full one (the link filled it in), spaces and all', async () => {
+    const app = await open('/activate?code=abcd2345efgh6789');
+    const code = screen.getByLabelText<HTMLInputElement>('Activation code');
+    expect(code).toHaveValue('ABCD-2345-EFGH-6789');
+    await app.user.tripleClick(code);
+    await app.user.paste(' WXYZ-EFGH-IJKL-MNOP');
+    expect(code).toHaveValue('WXYZ-EFGH-IJKL-MNOP');
+  });
+
   it('pre-fills the code from the link, then takes it out of the address bar', async () => {
     const app = await open('/activate?code=abcd2345efgh6789');
     expect(screen.getByLabelText('Activation code')).toHaveValue('ABCD-2345-EFGH-6789');

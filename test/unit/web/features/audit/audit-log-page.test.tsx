@@ -378,6 +378,22 @@ describe('Audit Log', () => {
       expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
     });
 
+    it("keeps focus on 'Load more' when the events it finds appear above it", async () => {
+      api.set(`GET ${AUDIT}`, ({ query }: RecordedCall) => {
+        if (!query.type)
+          return json(auditPage([auditEvent({ actorId: CLIENT.userId, subjectId: CLIENT.userId })]));
+        const page = Number((query.cursor ?? 'page-0').slice('page-'.length));
+        return json(page === 12 ? auditPage([MATCH], 'page-13') : auditPage([], `page-${page + 1}`));
+      });
+      const app = await filterAlexAndPasskeyAdded();
+      await screen.findByText(
+        'No matching events among the most recent ones. Load more to search older events.',
+      );
+      await app.user.click(screen.getByRole('button', { name: 'Load more' }));
+      expect(await screen.findByText('1 event shown')).toBeInTheDocument();
+      expect(await screen.findByRole('button', { name: 'Load more' })).toHaveFocus();
+    });
+
     it('says none match only once the last page is read with no event', async () => {
       api.set(`GET ${AUDIT}`, sparseLog(2, []));
       await filterAlexAndPasskeyAdded();

@@ -1,3 +1,4 @@
+import { onlineManager } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Measurement } from '../../../../../shared/health-schemas';
@@ -343,6 +344,29 @@ describe('Log Measurement dialog', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     // The busy spell did not restart the focus trap: focus goes back to the button that opened it.
     expect(screen.getByRole('button', { name: 'Log Measurement' })).toHaveFocus();
+  });
+
+  it('does not hang on Saving... while the browser is offline: the save fails, says so, and the dialog closes again', async () => {
+    const { app, api } = await openHealth('metric');
+    let attempts = 0;
+    api.set('POST /v1/measurements', () => {
+      attempts += 1;
+      return Promise.reject(new TypeError('Failed to fetch'));
+    });
+    const dialog = await openDialog(app, 'Log Measurement');
+    await app.user.type(dialog.getByLabelText('Blood glucose (mg/dL)'), '101');
+    onlineManager.setOnline(false);
+    try {
+      await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+      expect(await dialog.findByRole('alert', undefined, { timeout: 5_000 })).toBeInTheDocument();
+      // Tried, and tried once more (SPEC section 9), not held until the network returns.
+      expect(attempts).toBe(2);
+      expect(dialog.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+      await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    } finally {
+      onlineManager.setOnline(true);
+    }
   });
 
   it.each([
