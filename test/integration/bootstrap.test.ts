@@ -3,14 +3,13 @@ import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { ensureBootstrapAdmin } from '../../infra/local/bootstrap';
 import { codeFromLink } from '../fixtures/http-client';
 import { startLocalIdentity, USER_POOL_ID, type LocalIdentity } from '../fixtures/local-identity';
 import { register, verifyCode, type VerifiedActivation } from '../fixtures/passkey-journeys';
 import { SoftwareAuthenticator } from '../fixtures/software-authenticator';
-import { LOCAL_ORIGIN, localDocuments } from '../fixtures/aws-env';
+import { expireInvitation, LOCAL_ORIGIN } from '../fixtures/aws-env';
 
 let identity: LocalIdentity;
 beforeAll(async () => {
@@ -20,25 +19,11 @@ afterAll(async () => {
   await identity.stop();
 });
 
-/** Moves the invitation's expiry 8 days back: its 7 days are over. */
-const expire = async (email: string) => {
-  const documents = localDocuments(inject('dynamoDbEndpoint'));
-  await documents.send(
-    new UpdateCommand({
-      TableName: identity.tables.invitations,
-      Key: { email },
-      UpdateExpression: 'SET expiresAt = :past',
-      ExpressionAttributeValues: { ':past': new Date(Date.now() - 8 * 86_400_000).toISOString() },
-    }),
-  );
-  documents.destroy();
-};
-
 describe('the bootstrap admin', () => {
   // Runs before an admin exists (the next test makes one).
   it('offers a new code once the invitation has expired, as a stack started again a week later would need', async () => {
     const link = await ensureBootstrapAdmin('late@example.com', LOCAL_ORIGIN);
-    await expire('late@example.com');
+    await expireInvitation(identity.tables.invitations, 'late@example.com', inject('dynamoDbEndpoint'));
     expect((await verifyCode('late@example.com', codeFromLink(link ?? ''))).body).toEqual({ valid: false });
 
     const renewed = await ensureBootstrapAdmin('late@example.com', LOCAL_ORIGIN);

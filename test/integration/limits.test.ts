@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createTables } from '../../infra/local/tables';
 import { TABLES } from '../../shared/tables';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -18,7 +18,7 @@ import {
   TOO_MANY_SIGNIN_STARTS,
 } from '../../shared/limits';
 import { API_MESSAGES } from '../../shared/messages';
-import { localDocuments } from '../fixtures/aws-env';
+import { expireInvitation, localDocuments } from '../fixtures/aws-env';
 import { startPeople, type People } from '../fixtures/health-people';
 import { loopbackClient, type LoopbackClient } from '../fixtures/loopback-client';
 import { SoftwareAuthenticator } from '../fixtures/software-authenticator';
@@ -89,23 +89,6 @@ const registerWith = (client: LoopbackClient, email: string, activationCode: str
       pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
     }),
   });
-
-/** Moves an invitation's expiry a day into the past. */
-const expireInvitation = async (email: string) => {
-  const documents = localDocuments();
-  try {
-    await documents.send(
-      new UpdateCommand({
-        TableName: world.stack.tables.invitations,
-        Key: { email },
-        UpdateExpression: 'SET expiresAt = :past',
-        ExpressionAttributeValues: { ':past': new Date(Date.now() - 86_400_000).toISOString() },
-      }),
-    );
-  } finally {
-    documents.destroy();
-  }
-};
 
 describe('wrong activation codes for one email', () => {
   it('lock the email after 5: the 6th attempt, the right code too, is a 429; other emails still work; after the window the code activates', async () => {
@@ -238,7 +221,7 @@ describe('wrong activation codes for one email', () => {
   it('do not count a right code refused for being expired: tried on, it never locks, and a resent code works at once', async () => {
     const client = newClient();
     const code = await invite('week-old@example.com');
-    await expireInvitation('week-old@example.com');
+    await expireInvitation(world.stack.tables.invitations, 'week-old@example.com');
     for (let i = 0; i <= ACTIVATION_EMAIL_FAILURES.limit; i += 1)
       expect(await verify(client, 'week-old@example.com', code)).toEqual({
         status: 200,

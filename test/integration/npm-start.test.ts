@@ -8,11 +8,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/dynamodb-local';
 import { LOCAL_CLIENT_ID, stackFilePath, type LocalStackFile } from '../../infra/local/stack';
-import { localDocuments } from '../fixtures/aws-env';
+import { expireInvitation } from '../fixtures/aws-env';
 import { codeFromLink, createHttpClient } from '../fixtures/http-client';
 import { API_MESSAGES } from '../../shared/messages';
 import { runInvite, runNpmStart, type RunningStart } from '../fixtures/npm-start';
@@ -33,21 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
-
-/** Moves a pending invitation's expiry of the running stack 8 days back. */
-const expireInvitation = async (email: string) => {
-  const stack = JSON.parse(await readFile(stackFilePath(dataDir), 'utf8')) as LocalStackFile;
-  const documents = localDocuments(stack.dynamoDbEndpoint);
-  await documents.send(
-    new UpdateCommand({
-      TableName: stack.tables.invitations,
-      Key: { email },
-      UpdateExpression: 'SET expiresAt = :past',
-      ExpressionAttributeValues: { ':past': new Date(Date.now() - 8 * 86_400_000).toISOString() },
-    }),
-  );
-  documents.destroy();
-};
 
 const portIsFree = (p: number) =>
   new Promise<boolean>((done) => {
@@ -97,7 +81,8 @@ describe('npm start', () => {
     // An expired invitation is renewed with a new code (nobody may be there to resend it), for the
     // roles it was made with only.
     expect(runInvite(['--email', 'week@example.com'], env()).status).toBe(0);
-    await expireInvitation('week@example.com');
+    const stack = JSON.parse(await readFile(stackFilePath(dataDir), 'utf8')) as LocalStackFile;
+    await expireInvitation(stack.tables.invitations, 'week@example.com', stack.dynamoDbEndpoint);
     const otherRoles = runInvite(['--email', 'week@example.com', '--role', 'admins'], env());
     expect(otherRoles.status).toBe(1);
     expect(otherRoles.stderr).toMatch(/^The expired invitation for week@example.com is for users: /);

@@ -15,6 +15,7 @@ import {
 } from '../../support/factories';
 import { deferred, failure, fakeApi, json, type RecordedCall } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
+import { expectHeldOpen } from '../../support/modal';
 import { SAVE_FAILED } from '../../../../../web/src/features/health/use-entry-form';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
@@ -328,13 +329,7 @@ describe('Log Measurement dialog', () => {
     await app.user.click(dialog.getByRole('button', { name: 'Save' }));
     await dialog.findByRole('button', { name: MESSAGES.saving });
 
-    expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
-    expect(dialog.getByRole('button', { name: 'Close dialog' })).toBeDisabled();
-    await app.user.keyboard('{Escape}');
-    const backdrop = document.querySelector('.modal__backdrop');
-    if (!(backdrop instanceof HTMLElement)) throw new Error('No backdrop');
-    await app.user.click(backdrop);
-    expect(screen.getByRole('dialog', { name: 'Log Measurement' })).toBeInTheDocument();
+    await expectHeldOpen(app.user, 'Log Measurement');
 
     answer.resolve(failure(400, 'Date and time cannot be in the future'));
     expect(await dialog.findByRole('alert')).toHaveTextContent('Date and time cannot be in the future');

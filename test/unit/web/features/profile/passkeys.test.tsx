@@ -12,6 +12,7 @@ import {
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import * as passkey from '../../support/passkey-mock';
 import { renderApp } from '../../support/render-app';
+import { expectHeldOpen } from '../../support/modal';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -212,10 +213,7 @@ describe('Profile page: Passkeys', () => {
     await app.user.type(dialog.getByLabelText('Name'), ' 2');
     await app.user.click(dialog.getByRole('button', { name: 'Save' }));
     await dialog.findByRole('button', { name: 'Saving...' });
-    expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
-    expect(dialog.getByRole('button', { name: 'Close dialog' })).toBeDisabled();
-    await app.user.keyboard('{Escape}');
-    expect(screen.getByRole('dialog', { name: 'Rename passkey' })).toBeInTheDocument();
+    await expectHeldOpen(app.user, 'Rename passkey');
 
     answer.resolve(failure(404, ACCOUNT_MESSAGES.passkeyNotFound));
     expect(await dialog.findByRole('alert')).toHaveTextContent(ACCOUNT_MESSAGES.passkeyNotFound);

@@ -7,6 +7,7 @@ import { adminUser, completeProfile, invitation, sessionUser } from '../../suppo
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 import { directoryRoutes, openUserManagement } from '../../support/user-management';
+import { expectHeldOpen } from '../../support/modal';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -295,13 +296,7 @@ describe('Invite modal', () => {
     await app.user.click(dialog.getByRole('button', { name: 'Create Invitation' }));
     await dialog.findByRole('button', { name: MESSAGES.creating });
 
-    expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
-    expect(dialog.getByRole('button', { name: 'Close dialog' })).toBeDisabled();
-    await app.user.keyboard('{Escape}');
-    const backdrop = document.querySelector('.modal__backdrop');
-    if (!(backdrop instanceof HTMLElement)) throw new Error('No backdrop');
-    await app.user.click(backdrop);
-    expect(screen.getByRole('dialog', { name: 'Invite User' })).toBeInTheDocument();
+    await expectHeldOpen(app.user, 'Invite User');
 
     answer.resolve(json(invitation({ email: 'new@example.com' }), 201));
     expect(await dialog.findByText('Invitation created for new@example.com.')).toBeInTheDocument();
