@@ -101,6 +101,16 @@ const openDialog = async (
   return within(screen.getByRole('dialog', { name: title }));
 };
 
+/** Saves 101 mg/dL in Log Measurement, the server answering with `answer` (one route of `fakeApi`). */
+const saveGlucose = async (answer: Parameters<ReturnType<typeof fakeApi>['set']>[1]) => {
+  const { app, api } = await openHealth('metric');
+  api.set('POST /v1/measurements', answer);
+  const dialog = await openDialog(app, 'Log Measurement');
+  await app.user.type(dialog.getByLabelText('Blood glucose (mg/dL)'), '101');
+  await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+  return { app, dialog };
+};
+
 describe('Health Overview tiles', () => {
   beforeEach(() => cognito.givenSession(sessionUser(['user'])));
 
@@ -297,23 +307,15 @@ describe('Log Measurement dialog', () => {
   });
 
   it("shows the server's message when it refuses, and keeps the dialog open", async () => {
-    const { app, api } = await openHealth('metric');
-    api.set('POST /v1/measurements', failure(400, 'Date and time cannot be in the future'));
-    const dialog = await openDialog(app, 'Log Measurement');
-    await app.user.type(dialog.getByLabelText('Blood glucose (mg/dL)'), '101');
-    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    const { dialog } = await saveGlucose(failure(400, 'Date and time cannot be in the future'));
     expect(await dialog.findByRole('alert')).toHaveTextContent('Date and time cannot be in the future');
     expect(screen.getByRole('dialog', { name: 'Log Measurement' })).toBeInTheDocument();
     expect(screen.getByRole('status')).toBeEmptyDOMElement();
   });
 
   it("shows 'Saving...' while busy and 'Entry saved' after", async () => {
-    const { app, api } = await openHealth('metric');
     const answer = deferred<Response>();
-    api.set('POST /v1/measurements', () => answer.promise);
-    const dialog = await openDialog(app, 'Log Measurement');
-    await app.user.type(dialog.getByLabelText('Blood glucose (mg/dL)'), '101');
-    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    const { dialog } = await saveGlucose(() => answer.promise);
     expect(await dialog.findByRole('button', { name: MESSAGES.saving })).toBeDisabled();
     answer.resolve(json(measurement({ value: 101, takenAt: new Date().toISOString() }), 201));
     expect(await screen.findByText(HEALTH_MESSAGES.entrySaved)).toBeInTheDocument();
@@ -321,12 +323,8 @@ describe('Log Measurement dialog', () => {
   });
 
   it('cannot be closed while saving, so the outcome is shown: Cancel and × wait, Escape and the backdrop do nothing', async () => {
-    const { app, api } = await openHealth('metric');
     const answer = deferred<Response>();
-    api.set('POST /v1/measurements', () => answer.promise);
-    const dialog = await openDialog(app, 'Log Measurement');
-    await app.user.type(dialog.getByLabelText('Blood glucose (mg/dL)'), '101');
-    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    const { app, dialog } = await saveGlucose(() => answer.promise);
     await dialog.findByRole('button', { name: MESSAGES.saving });
 
     await expectHeldOpen(app.user, 'Log Measurement');

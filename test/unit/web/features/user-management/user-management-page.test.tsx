@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { confirmDeleteInvitation, MESSAGES } from '../../../../../shared/messages';
+import { API_MESSAGES, confirmDeleteInvitation, MESSAGES } from '../../../../../shared/messages';
 import type { AdminUserListItem, Invitation } from '../../../../../shared/schemas';
 import * as cognito from '../../support/cognito-mock';
 import { adminUser, completeProfile, invitation, sessionUser } from '../../support/factories';
@@ -277,24 +277,26 @@ describe('Invite modal', () => {
     expect(screen.getByRole('tab', { name: 'Pending Invitations (1)' })).toBeInTheDocument();
   });
 
-  it('shows Creating... while the invitation is created', async () => {
-    const answer = deferred<Response>();
-    api.set('POST /internal/v1/admin/invitations', () => answer.promise);
-    const { app, dialog } = await openModal();
-    await app.user.type(dialog.getByLabelText('Email address'), 'new@example.com');
-    await app.user.click(dialog.getByRole('button', { name: 'Create Invitation' }));
-    expect(await dialog.findByRole('button', { name: MESSAGES.creating })).toBeDisabled();
-    answer.resolve(json(invitation({ email: 'new@example.com' }), 201));
-    expect(await dialog.findByText('ABCD-2345-EFGH-6789')).toBeInTheDocument();
-  });
-
-  it('cannot be closed while creating, so the code is shown: Cancel and × wait, Escape and the backdrop do nothing', async () => {
+  /** An invitation for new@example.com under way: its answer is `answer`'s to give. */
+  const creating = async () => {
     const answer = deferred<Response>();
     api.set('POST /internal/v1/admin/invitations', () => answer.promise);
     const { app, dialog } = await openModal();
     await app.user.type(dialog.getByLabelText('Email address'), 'new@example.com');
     await app.user.click(dialog.getByRole('button', { name: 'Create Invitation' }));
     await dialog.findByRole('button', { name: MESSAGES.creating });
+    return { app, dialog, answer };
+  };
+
+  it('shows Creating... while the invitation is created', async () => {
+    const { dialog, answer } = await creating();
+    expect(dialog.getByRole('button', { name: MESSAGES.creating })).toBeDisabled();
+    answer.resolve(json(invitation({ email: 'new@example.com' }), 201));
+    expect(await dialog.findByText('ABCD-2345-EFGH-6789')).toBeInTheDocument();
+  });
+
+  it('cannot be closed while creating, so the code is shown: Cancel and × wait, Escape and the backdrop do nothing', async () => {
+    const { app, dialog, answer } = await creating();
 
     await expectHeldOpen(app.user, 'Invite User');
 
@@ -308,20 +310,13 @@ describe('Invite modal', () => {
   });
 
   it('cannot be closed while creating, so a refusal is shown, after which Cancel works again', async () => {
-    const answer = deferred<Response>();
-    api.set('POST /internal/v1/admin/invitations', () => answer.promise);
-    const { app, dialog } = await openModal();
-    await app.user.type(dialog.getByLabelText('Email address'), 'new@example.com');
-    await app.user.click(dialog.getByRole('button', { name: 'Create Invitation' }));
-    await dialog.findByRole('button', { name: MESSAGES.creating });
+    const { app, dialog, answer } = await creating();
     await app.user.keyboard('{Escape}');
     await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
     expect(screen.getByRole('dialog', { name: 'Invite User' })).toBeInTheDocument();
 
-    answer.resolve(failure(409, 'An invitation for this email is already pending'));
-    expect(await dialog.findByRole('alert')).toHaveTextContent(
-      'An invitation for this email is already pending',
-    );
+    answer.resolve(failure(409, API_MESSAGES.invitationExists));
+    expect(await dialog.findByRole('alert')).toHaveTextContent(API_MESSAGES.invitationExists);
     await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
