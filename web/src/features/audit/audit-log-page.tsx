@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { MESSAGES } from '../../../../shared/messages';
 import { Alert } from '../../components/alert';
 import { EmptyState } from '../../components/empty-state';
@@ -15,16 +15,8 @@ import { LoadFailed } from '../../components/load-failed';
 const LOAD_FAILED = 'Could not load the audit log';
 const NO_EVENTS = 'No events yet.';
 const NO_MATCH = 'No events match these filters.';
-/** Pages read with none of their events matching, and older ones left (decision 045, 2026-11-27). */
+/** A filtered page with none of the events the server read matching, and older ones left (decision 045). */
 const NONE_YET = 'No matching events among the most recent ones. Load more to search older events.';
-
-/**
- * With a person and a type, the server's index serves one and a filter the other, after the read: a
- * page may hold no event and still name a next one. So while nothing is shown, the next pages are
- * read on their own, this many at a time (counting every page loaded), before 'Load more' is left to
- * the admin.
- */
-const AUTO_PAGES = 10;
 
 const NO_FILTERS: FilterValues = { personId: '', role: 'subject', type: '' };
 
@@ -61,26 +53,12 @@ export function AuditLogPage() {
   }, []);
   const shown = useMemo(() => events.data?.pages.flatMap((page) => page.events) ?? [], [events.data]);
   const filtered = Object.keys(query).length > 0;
-  const pagesLoaded = events.data?.pages.length ?? 0;
-  /** Nothing shown yet, but older pages remain: read on, up to the next multiple of AUTO_PAGES. */
-  const following =
-    shown.length === 0 &&
-    events.hasNextPage &&
-    !events.isError &&
-    pagesLoaded > 0 &&
-    pagesLoaded % AUTO_PAGES !== 0;
   const { fetchNextPage, isFetchingNextPage } = events;
-  // Once per page loaded (the pages, not only the fetching flag, change between two reads).
-  useEffect(() => {
-    if (following && !isFetchingNextPage) void fetchNextPage();
-  }, [following, isFetchingNextPage, fetchNextPage, pagesLoaded]);
-
-  const loading = isFetchingNextPage || following;
   const footer = (
     <div className="card__footer">
       <p className="muted" role="status">
         {shown.length === 0
-          ? loading
+          ? isFetchingNextPage
             ? MESSAGES.loading
             : NONE_YET
           : shown.length === 1
@@ -97,10 +75,10 @@ export function AuditLogPage() {
           type="button"
           className="button button--secondary"
           onClick={() => void fetchNextPage()}
-          disabled={loading}
-          aria-busy={loading}
+          disabled={isFetchingNextPage}
+          aria-busy={isFetchingNextPage}
         >
-          {loading ? 'Loading...' : 'Load more'}
+          {isFetchingNextPage ? 'Loading...' : 'Load more'}
         </button>
       )}
     </div>
