@@ -22,7 +22,8 @@ interface FocusTrapOptions {
 /**
  * Keeps keyboard focus inside `container` while active: focuses the element marked
  * `data-autofocus` (or the first focusable one, or the container), cycles Tab and Shift+Tab,
- * handles Escape, and gives focus back when it ends.
+ * handles Escape, and gives focus back when it ends (to the nearest focusable container of what had
+ * it, if that has gone).
  */
 export const useFocusTrap = (
   container: RefObject<HTMLElement | null>,
@@ -37,6 +38,9 @@ export const useFocusTrap = (
     const root = container.current;
     if (!active || !root) return undefined;
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    // What opened the dialog may leave while it is open (an action the dialog made pointless): focus
+    // then goes to the nearest container around it that takes focus (a table's region), not the page.
+    const around = previous?.parentElement?.closest<HTMLElement>('[tabindex]') ?? null;
     const initial = root.querySelector<HTMLElement>('[data-autofocus]') ?? focusableIn(root)[0] ?? root;
     initial.focus();
 
@@ -68,6 +72,7 @@ export const useFocusTrap = (
       document.removeEventListener('keydown', onKeyDown);
       const target = returnTarget() ?? previous;
       if (target?.isConnected) target.focus();
+      else if (around?.isConnected) around.focus();
     };
   }, [active, container, hasEscape]);
 };

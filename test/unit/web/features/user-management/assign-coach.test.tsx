@@ -211,6 +211,9 @@ describe('User Management: coaches', () => {
     expect(api.callsTo('DELETE', COACH_PATH)).toHaveLength(1);
     expect(api.callsTo('PUT', COACH_PATH)).toHaveLength(0);
     await waitFor(() => expect(cell('alex@example.com', 'Actions')).not.toContain('coach'));
+    // The button that opened the dialog has gone with the coach: focus stays in the table.
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Users' })).toHaveFocus();
   });
 
   it('cannot be closed while the change is saved, and then shows its refusal', async () => {
