@@ -27,24 +27,17 @@ export function SubmitButton({
 interface FormActionsProps extends Omit<SubmitButtonProps, 'label'> {
   onCancel: () => void;
   submitLabel: string;
-  /**
-   * Cancel is disabled while the form is sent, so the dialog stays until the answer is in (a step
-   * that cannot be called back, or any dialog save whose outcome must be shown). Give `busy` to the
-   * `Modal` too, for Escape, the backdrop and the close button.
-   */
-  committed?: boolean;
 }
 
-/** A dialog form's Cancel and submit. */
-export function FormActions({ onCancel, submitLabel, committed = false, ...submit }: FormActionsProps) {
+/**
+ * A dialog form's Cancel and submit. Cancel is disabled while the form is sent, so the dialog stays
+ * until the answer is in and its outcome is shown: give `busy` to the `Modal` too, for Escape, the
+ * backdrop and the close button.
+ */
+export function FormActions({ onCancel, submitLabel, ...submit }: FormActionsProps) {
   return (
     <div className="form__actions">
-      <button
-        type="button"
-        className="button button--secondary"
-        onClick={onCancel}
-        disabled={committed && submit.busy}
-      >
+      <button type="button" className="button button--secondary" onClick={onCancel} disabled={submit.busy}>
         Cancel
       </button>
       <SubmitButton label={submitLabel} {...submit} />

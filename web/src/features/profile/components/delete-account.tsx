@@ -51,7 +51,6 @@ function DeleteAccountModal({ email, onClose }: { email: string; onClose: () => 
           data-autofocus
         />
         <FormActions
-          committed
           onCancel={close}
           submitLabel={ACCOUNT_LABELS.deleteMyAccount}
           busyLabel="Deleting..."

@@ -57,7 +57,6 @@ export function RenamePasskeyModal({ passkey, onClose, onRenamed }: RenamePasske
           data-autofocus
         />
         <FormActions
-          committed
           onCancel={onClose}
           submitLabel="Save"
           busyLabel={MESSAGES.saving}

@@ -34,7 +34,6 @@ function SignOutEverywhereModal({ onClose }: { onClose: () => void }) {
       <form className="form" onSubmit={submit}>
         {end.isError && <Alert tone="error">{errorMessage(end.error, SIGN_OUT_EVERYWHERE_FAILED)}</Alert>}
         <FormActions
-          committed
           onCancel={close}
           submitLabel={SIGN_OUT_EVERYWHERE}
           busyLabel="Signing out..."

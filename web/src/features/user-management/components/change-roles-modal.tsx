@@ -79,7 +79,6 @@ export function ChangeRolesModal({ person, onClose, onDone }: ChangeRolesModalPr
           hint={chosen.length ? undefined : AT_LEAST_ONE}
         />
         <FormActions
-          committed
           onCancel={onClose}
           submitLabel="Save roles"
           busyLabel={MESSAGES.saving}

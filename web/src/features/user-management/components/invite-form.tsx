@@ -42,7 +42,6 @@ export function InviteForm({ create, onCancel }: InviteFormProps) {
       </div>
       <RoleChoiceList type="radio" name="invite-role" chosen={[group]} onToggle={setGroup} />
       <FormActions
-        committed
         onCancel={onCancel}
         submitLabel="Create Invitation"
         busyLabel={MESSAGES.creating}
