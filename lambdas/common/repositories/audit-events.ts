@@ -71,13 +71,13 @@ const planFor = (query: AuditListQuery, now: Date): Plan => {
 };
 
 /**
- * Queries one page may make: a filtered page that comes back short is read on up to this many times in
- * all (each looking at `FILTERED_READ` events at least), so a page of a person's events of one type is
- * rarely empty while more may follow (the Audit Log reads on itself when one is).
+ * A read that filters after DynamoDB's `Limit` (a filtered Audit Log page, the 'Recent activity' of
+ * events from before `byActivity`) looks at this many events at least, and reads on at most
+ * `MAX_READS` times in all: a page of a person's events of one type is rarely empty while more may
+ * follow, and never costs more than five Queries.
  */
-const MAX_FILTERED_READS = 5;
-/** How many events a filtered read looks at, at least. */
-const FILTERED_READ = 100;
+const READ_AT_LEAST = 100;
+const MAX_READS = 5;
 
 /** Where a page that ends at `item` continues: its keys in the table and in the index read. */
 const keyOf = (item: Record<string, unknown>, plan: Plan): PageKey => ({
@@ -136,7 +136,7 @@ export const listAuditEvents = async (
         ScanIndexForward: false,
         // DynamoDB applies a second filter after `Limit`: a page of a person's events may hold none of
         // the type asked for. So a filtered read looks at more than it answers, and reads on.
-        Limit: filterExpression ? Math.max(wanted, FILTERED_READ) : wanted,
+        Limit: filterExpression ? Math.max(wanted, READ_AT_LEAST) : wanted,
         ...(from !== undefined && { ExclusiveStartKey: from }),
       };
       const result = await ddb.send(new QueryCommand(input));
@@ -151,7 +151,7 @@ export const listAuditEvents = async (
       events.push(...items.map(withoutKeys));
       last = result.LastEvaluatedKey as PageKey | undefined;
       from = last;
-    } while (filterExpression && last && events.length < limit && reads < MAX_FILTERED_READS);
+    } while (filterExpression && last && events.length < limit && reads < MAX_READS);
     if (last) return { events, nextCursor: encodeCursor(viewerId, scope, last) };
     if (events.length >= limit) {
       // This partition is done; the next page starts at the top of the one after it, if any.
@@ -162,9 +162,6 @@ export const listAuditEvents = async (
   }
   return { events };
 };
-
-const QUERY_PAGE = 100;
-const MAX_ACTIVITY_QUERIES = 5;
 
 /**
  * An event as 'Recent activity' shows it to `userId`: where it came from only when they acted
@@ -207,7 +204,7 @@ const listUnindexedActivity = async (userId: string): Promise<Record<string, unk
   const items: Record<string, unknown>[] = [];
   const types = SECURITY_EVENT_TYPES.map((type, i) => [`:t${i}`, type] as const);
   let start: Record<string, unknown> | undefined;
-  for (let call = 0; call < MAX_ACTIVITY_QUERIES && items.length < RECENT_ACTIVITY_COUNT; call += 1) {
+  for (let call = 0; call < MAX_READS && items.length < RECENT_ACTIVITY_COUNT; call += 1) {
     const result = await ddb.send(
       new QueryCommand({
         TableName: table(),
@@ -217,7 +214,7 @@ const listUnindexedActivity = async (userId: string): Promise<Record<string, unk
         ExpressionAttributeNames: { '#type': 'type' },
         ExpressionAttributeValues: { ':s': userId, ...Object.fromEntries(types) },
         ScanIndexForward: false,
-        Limit: QUERY_PAGE,
+        Limit: READ_AT_LEAST,
         ...(start && { ExclusiveStartKey: start }),
       }),
     );
