@@ -120,7 +120,16 @@ export const passkeySchema = /* @__PURE__ */ (() =>
     providerName: z.optional(z.string()),
   }))();
 export type Passkey = z.infer<typeof passkeySchema>;
-export const passkeyListSchema = /* @__PURE__ */ (() => z.object({ passkeys: z.array(passkeySchema) }))();
+export const passkeyListSchema = /* @__PURE__ */ (() =>
+  z.object({
+    passkeys: z.array(passkeySchema),
+    /**
+     * The account's WebAuthn user handle (base64url), which the browser's Signal API names the account
+     * by; beside SPEC-2's shape (docs/decisions/045-account-screens.md).
+     */
+    userHandle: z.optional(z.string()),
+  }))();
+export type PasskeyList = z.infer<typeof passkeyListSchema>;
 
 export const addPasskeyRequestSchema = /* @__PURE__ */ (() =>
   z.strictObject({

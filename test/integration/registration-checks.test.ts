@@ -136,6 +136,27 @@ describe('registration checks', () => {
     expect(list.body.passkeys).toHaveLength(1);
   });
 
+  it('lists passkeys with the user handle the registration options name the account by', async () => {
+    const code = await invite('handle@example.com');
+    const { device } = await activateWith('handle@example.com', code, {});
+    const { idToken } = await world.http.signIn(device);
+    const options = await world.http.request<{ user: { id: string } }>(
+      'POST',
+      '/v1/users/me/passkeys/options',
+      { token: idToken },
+    );
+    const list = await world.http.request<{ passkeys: Passkey[]; userHandle?: string }>(
+      'GET',
+      '/v1/users/me/passkeys',
+      { token: idToken },
+    );
+    // The browser's Signal API knows the account by this handle alone: the list gives it after any change.
+    expect(list.body.userHandle).toMatch(/^[\w-]{16,}$/);
+    expect(list.body.userHandle).toBe(options.body.user.id);
+    const [account] = (await world.scan('accounts')).filter((item) => item.email === 'handle@example.com');
+    expect(list.body.userHandle).toBe(account?.userHandle);
+  });
+
   it('refuses a registration whose rawId is not its id', async () => {
     const code = await invite('raw.id@example.com');
     const before = await world.scan('passkeys');

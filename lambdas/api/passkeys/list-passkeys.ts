@@ -1,4 +1,7 @@
-/** GET /v1/users/me/passkeys: the caller's passkeys, oldest first. */
+/**
+ * GET /v1/users/me/passkeys: the caller's passkeys, oldest first, with the account's WebAuthn user
+ * handle, so the SPA can tell the browser which passkeys still work after any change (Signal API).
+ */
 import { httpHandler, ok } from '../../common/http';
 import { byCreation, toPasskey } from '../../common/passkey-view';
 import { getAccount } from '../../common/repositories/accounts';
@@ -7,5 +10,8 @@ import { getPasskeySummaries } from '../../common/repositories/passkeys';
 export const handler = httpHandler({ auth: 'user' }, async ({ caller }) => {
   const account = await getAccount(caller.sub);
   const passkeys = await getPasskeySummaries(account?.credentialIds ?? []);
-  return ok({ passkeys: passkeys.map(toPasskey).sort(byCreation) });
+  return ok({
+    passkeys: passkeys.map(toPasskey).sort(byCreation),
+    ...(account && { userHandle: account.userHandle }),
+  });
 });

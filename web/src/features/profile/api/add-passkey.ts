@@ -7,7 +7,7 @@ import {
 } from '../../../../../shared/account';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
 import { createPasskey, type RegistrationResponseJSON } from '../../../lib/passkey';
-import { refreshPasskeys, rememberSignalTarget } from '../passkey-signal';
+import { refreshPasskeys } from '../passkey-signal';
 import { createPasskeyOptions } from './create-passkey-options';
 
 interface AddPasskeyInput {
@@ -39,7 +39,6 @@ export const useAddPasskey = () => {
       // A bad name is refused before the device prompts, not after.
       const checkedName = name === undefined ? undefined : validateRequest(passkeyNameSchema, name);
       const options = await createPasskeyOptions();
-      rememberSignalTarget(queryClient, { userHandle: options.user.id, rpId: options.rp.id });
       const registrationResponse = await createPasskey(options);
       return addPasskey({ registrationResponse, name: checkedName });
     },
