@@ -12,6 +12,7 @@ import type { LocalStackFile } from '../infra/local/stack';
 import { STACK_OUTPUTS } from '../infra/stacks/outputs';
 import { stackNameFor } from '../infra/stacks/stage-config';
 import { DEFAULT_REGION } from '../shared/constants';
+import { sameRoles } from '../shared/roles';
 import { TABLE_KEYS, TABLES, type TableKey } from '../shared/tables';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -118,12 +119,10 @@ const main = async () => {
   const { activationLink, renewedIfExpired, SYSTEM_CREATOR } = await import('../infra/local/bootstrap');
   const { getInvitation, invitationExpired } = await import('../lambdas/common/repositories/invitations');
   const address = email.data ?? '';
-  const sameRoles = (held: readonly string[]) =>
-    held.length === new Set(roles).size && held.every((role) => roles.includes(role as never));
   // An expired invitation blocks a new one and, before the first admin, nobody could resend it.
   const expired = await getInvitation(address);
   if (expired && !expired.codeUsed && invitationExpired(expired)) {
-    if (!sameRoles(expired.roles))
+    if (!sameRoles(expired.roles, roles))
       fail(
         `The expired invitation for ${address} is for ${expired.roles.join(', ')}: ask for those roles to renew it, or delete it in User Management and invite again.`,
       );

@@ -28,6 +28,10 @@ export const canonicalRoles = (roles: Iterable<string>): RoleGroup[] => {
   return ROLE_GROUPS.filter((role) => present.has(role));
 };
 
+/** Whether two lists hold the same role groups, whatever their order or repeats; unknown groups are ignored. */
+export const sameRoles = (a: Iterable<string>, b: Iterable<string>): boolean =>
+  canonicalRoles(a).join(',') === canonicalRoles(b).join(',');
+
 /** Known role groups of a claim, in the order admins, coaches, users, without duplicates. */
 export const roleGroupsFromClaim = (claim: unknown): RoleGroup[] => canonicalRoles(parseGroupClaim(claim));
 

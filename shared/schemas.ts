@@ -164,7 +164,7 @@ export type UserProfile = z.infer<typeof userProfileSchema>;
  * before 1 January of the year 121 years back.
  */
 const dateOfBirthSchema = /* @__PURE__ */ (() =>
-  z.iso.date({ error: VALIDATION.invalidDate }).check(
+  dateSchema.check(
     z.refine(
       (value: string) => {
         const now = Date.now();

@@ -25,34 +25,31 @@ const LIST_FILTER_MAX = 256;
 /** A value inside a ListUsers filter's quotes. */
 const quoted = (value: string): string => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 
+/** The ListUsers filter for the longest prefix of an email that fits in one. */
+const emailPrefixFilter = (email: string): string => {
+  let prefix = email.slice(0, LIST_FILTER_MAX - 'email ^= ""'.length);
+  while (`email ^= "${quoted(prefix)}"`.length > LIST_FILTER_MAX) prefix = prefix.slice(0, -1);
+  return `email ^= "${quoted(prefix)}"`;
+};
+
 /**
  * Whether someone with this email completed activation. A user a half-done activation left behind
  * does not block a new invitation, which will reserve a user of its own.
  */
 export const accountExists = async (email: string): Promise<boolean> => {
+  // An email too long for Cognito's filter (a valid email may have 254 characters) is looked up by the
+  // longest prefix that fits, then the users with exactly this email among those it finds.
   const exact = `email = "${quoted(email)}"`;
-  if (exact.length <= LIST_FILTER_MAX) {
-    const result = await cognito.send(
-      new ListUsersCommand({ UserPoolId: userPoolId(), Filter: exact, Limit: 60 }),
-    );
-    return anyActivated(result.Users ?? []);
-  }
-  // Too long for Cognito's filter (a valid email may have 254 characters): the longest prefix that
-  // fits, then the users with exactly this email among those it finds.
-  let prefix = email.slice(0, LIST_FILTER_MAX - 'email ^= ""'.length);
-  while (`email ^= "${quoted(prefix)}"`.length > LIST_FILTER_MAX) prefix = prefix.slice(0, -1);
+  const byPrefix = exact.length > LIST_FILTER_MAX;
+  const filter = byPrefix ? emailPrefixFilter(email) : exact;
   const users: UserType[] = [];
   let token: string | undefined;
   do {
     const page = await cognito.send(
-      new ListUsersCommand({
-        UserPoolId: userPoolId(),
-        Filter: `email ^= "${quoted(prefix)}"`,
-        Limit: 60,
-        PaginationToken: token,
-      }),
+      new ListUsersCommand({ UserPoolId: userPoolId(), Filter: filter, Limit: 60, PaginationToken: token }),
     );
-    users.push(...(page.Users ?? []).filter((user) => attribute(user.Attributes, 'email') === email));
+    const found = page.Users ?? [];
+    users.push(...(byPrefix ? found.filter((user) => attribute(user.Attributes, 'email') === email) : found));
     token = page.PaginationToken;
   } while (token);
   return anyActivated(users);

@@ -101,3 +101,15 @@ export const startActivationAttempt = async (
     },
   };
 };
+
+/**
+ * Audits a failed activation (issue 11): why, and the email only when someone was invited with it (an
+ * invitation's id: decision 042), so every reason but `no-invitation`; never the code, nor an email
+ * nobody was invited with, which is only what an anonymous caller typed.
+ */
+export const recordActivationFailure = (origin: RequestOrigin, email: string, reason: string) =>
+  recordAudit(origin, {
+    type: 'activation.failed',
+    outcome: 'failure',
+    details: { ...(reason !== 'no-invitation' && { email }), reason },
+  });

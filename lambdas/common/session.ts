@@ -9,7 +9,7 @@
  */
 import { ACCOUNT_MESSAGES, PASSKEY_REAUTH_MAX_AGE_SECONDS } from '../../shared/account';
 import type { RoleGroup } from '../../shared/constants';
-import { canonicalRoles } from '../../shared/roles';
+import { sameRoles } from '../../shared/roles';
 import {
   ACCESS_TOKEN_VALIDITY_MINUTES,
   ID_TOKEN_VALIDITY_MINUTES,
@@ -28,9 +28,6 @@ export interface SessionClaims {
   /** The session: the sign-in every token of it descends from, kept across refreshes and rotation. */
   readonly originJti: string;
 }
-
-const sameRoles = (a: Iterable<string>, b: Iterable<string>): boolean =>
-  canonicalRoles(a).join(',') === canonicalRoles(b).join(',');
 
 /** Whether the token may still be served. */
 export const sessionIsValid = async (claims: SessionClaims): Promise<boolean> => {

@@ -4,15 +4,24 @@ import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/l
 import { ddb } from './aws';
 import { countsOnAnotherShard } from './repositories/directory';
 
+/** Why each item of a cancelled transaction failed (`None` for one that did not); none for another error. */
+const cancellationCodes = (error: unknown): string[] =>
+  error instanceof TransactionCanceledException
+    ? (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None')
+    : [];
+
 /**
- * Whether a cancelled transaction only collided with another one on the same item (DynamoDB's
- * `TransactionConflict`), with no condition failing: trying again is safe and will usually succeed.
+ * Whether a cancelled transaction met another one committing on the same items right now (DynamoDB's
+ * `TransactionConflict`), whatever else failed with it.
  */
-const onlyConflicted = (error: unknown): boolean => {
-  if (!(error instanceof TransactionCanceledException)) return false;
-  const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
-  return codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
-};
+export const collided = (error: unknown): boolean => cancellationCodes(error).includes('TransactionConflict');
+
+/**
+ * Whether a cancelled transaction only collided with another one on the same item, with no condition
+ * failing: trying again is safe and will usually succeed.
+ */
+const onlyConflicted = (error: unknown): boolean =>
+  collided(error) && !cancellationCodes(error).includes('ConditionalCheckFailed');
 
 /** Whether a cancelled transaction's item `index` failed its condition (DynamoDB reports each item). */
 export const conditionFailedAt = (error: unknown, index: number): boolean =>

@@ -27,7 +27,7 @@ import {
 import { API_MESSAGES } from '../../../shared/messages';
 import { registerPasskeyRequestSchema, type UserProfile } from '../../../shared/schemas';
 import { issuePasskeyProof } from '../../cognito/passkey-proof';
-import { auditTransactItem, originOf, recordAudit } from '../../common/audit';
+import { auditTransactItem, originOf } from '../../common/audit';
 import { BadRequest, Conflict, HttpError } from '../../common/errors';
 import { httpHandler, ok } from '../../common/http';
 import {
@@ -59,13 +59,13 @@ import {
 } from '../../common/repositories/auth-challenges';
 import { addUserToGroups, signOutEverywhere } from '../../common/cognito-users';
 import { canonicalRoles } from '../../../shared/roles';
-import { transactWrite } from '../../common/transactions';
+import { collided, conditionFailedAt, transactWrite } from '../../common/transactions';
 import type { RequestOrigin } from '../../common/audit';
 import { createProfileItem } from '../../common/repositories/profiles';
 import { countsUpdateItem } from '../../common/repositories/directory';
 import { secretsEqual } from '../../common/secrets';
 import { issuerStillAdmin, SYSTEM_CREATOR } from '../../common/invite';
-import { startActivationAttempt } from '../../common/limits';
+import { recordActivationFailure, startActivationAttempt } from '../../common/limits';
 import { verifyNewPasskey } from '../../common/webauthn';
 
 const rejected = () => new BadRequest(API_MESSAGES.registrationFailed);
@@ -105,13 +105,9 @@ const pendingChallenge = async (body: Body, purpose: 'invitation' | 'recovery') 
   return pending;
 };
 
-/** Whether a cancelled transaction met another one committing on the same items right now. */
-const collided = (error: TransactionCanceledException): boolean =>
-  (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict');
-
 /** Whether a cancelled transaction lost to another use of the same single-use item. */
 const lostRace = (error: TransactionCanceledException, singleUseIndex: number): boolean =>
-  error.CancellationReasons?.[singleUseIndex]?.Code === 'ConditionalCheckFailed' || collided(error);
+  conditionFailedAt(error, singleUseIndex) || collided(error);
 
 /** A recovery: the new passkey replaces every earlier one, and every earlier session ends. */
 const recover = async (body: Body, recovery: RecoveryGrant, origin: RequestOrigin) => {
@@ -180,16 +176,8 @@ export const handler = httpHandler(
       return answer;
     } catch (error) {
       const refused = error instanceof HttpError && (error.statusCode === 400 || error.statusCode === 409);
-      // Every failed activation leaves a trace (issue 11): a reason code, and the email when someone
-      // was invited with it (as verify-activation); never the code.
-      if (refused) {
-        const invited = !(error instanceof WrongCode) || error.invited;
-        await recordAudit(origin, {
-          type: 'activation.failed',
-          outcome: 'failure',
-          details: { ...(invited && { email: body.email }), reason: refusalOf(error) },
-        });
-      }
+      // Every failed activation leaves a trace (issue 11), as for verify-activation.
+      if (refused) await recordActivationFailure(origin, body.email, refusalOf(error));
       // Only a wrong code counts against the email; a right one refused for another reason still
       // counts against the address (SPEC-2 section 5: attempts), a server error against neither.
       if (error instanceof WrongCode) await attempt.failed(error.invited);

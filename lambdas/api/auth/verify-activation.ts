@@ -8,11 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { REGISTRATION_CHALLENGE_TTL_SECONDS } from '../../../shared/constants';
 import { verifyActivationRequestSchema, type ActivationVerifyResponse } from '../../../shared/schemas';
-import { originOf, recordAudit } from '../../common/audit';
+import { originOf } from '../../common/audit';
 import { ensureCognitoUser } from '../../common/cognito-users';
 import { httpHandler, ok } from '../../common/http';
 import { issuerStillAdmin, stillAdmin } from '../../common/invite';
-import { startActivationAttempt } from '../../common/limits';
+import { recordActivationFailure, startActivationAttempt } from '../../common/limits';
 import { getAccount } from '../../common/repositories/accounts';
 import {
   expiresIn,
@@ -107,14 +107,9 @@ export const handler = httpHandler(
     );
     if (!registration) {
       // Every failed attempt leaves a trace (issue 11): the reason, and the email when someone was
-      // invited with it (an invitation's id: decision 042); never the code, nor an email nobody was
-      // invited with, which is only what an anonymous caller typed.
+      // invited with it.
+      await recordActivationFailure(origin, body.email, refusal);
       const invited = refusal !== 'no-invitation';
-      await recordAudit(origin, {
-        type: 'activation.failed',
-        outcome: 'failure',
-        details: { ...(invited && { email: body.email }), reason: refusal },
-      });
       // SPEC-2 section 5 locks an email after 5 wrong codes: a right code refused for being used,
       // expired or from a former admin is not one (an unknown email's code is wrong, as any other).
       await (refusal === 'wrong-code' || refusal === 'no-invitation'
