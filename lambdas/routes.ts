@@ -547,13 +547,18 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     auth: 'user',
     entry: 'lambdas/api/users/export-me.ts',
     // The profile, then every measurement and log of the caller through the byOwner index and the notes
-    // written to them; the export is audited (data.exported), only while the caller's session still
-    // passes the session check.
+    // written to them; as JSON also the account, its passkeys and the coach (named from their
+    // profile); the export is audited (data.exported), only while the caller's session still passes
+    // the session check.
     tables: {
-      profiles: [{ actions: ['GetItem'] }],
+      profiles: [{ actions: ['GetItem', 'BatchGetItem'] }],
       healthRecords: [{ actions: ['Query'], index: 'byOwner' }],
-      coaching: [{ actions: ['Query'], keys: ['notes#*'] }],
-      accounts: [{ actions: ['ConditionCheckItem'] }],
+      coaching: [
+        { actions: ['GetItem'], keys: ['client#*'] },
+        { actions: ['Query'], keys: ['notes#*'] },
+      ],
+      accounts: [{ actions: ['GetItem', 'ConditionCheckItem'] }],
+      passkeys: [{ actions: ['BatchGetItem'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
     cognitoActions: [],

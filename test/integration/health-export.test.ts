@@ -97,7 +97,27 @@ describe('the JSON export', () => {
       profile: UserProfile;
       measurements: Measurement[];
       logs: HealthLog[];
-    };
+    } & Record<string, unknown>;
+    // Everything the account holds, and nothing else.
+    expect(Object.keys(body)).toEqual([
+      'exportedAt',
+      'account',
+      'profile',
+      'passkeys',
+      'coach',
+      'measurements',
+      'logs',
+      'coachNotes',
+    ]);
+    const { createdAt, ...account } = body.account as { createdAt: string };
+    expect(account).toEqual({ email: 'a@example.com', roles: ['users'], status: 'active' });
+    expect(Date.parse(createdAt)).toBeLessThanOrEqual(Date.now());
+    const listed = await people.http.request<{ passkeys: unknown[] }>('GET', '/v1/users/me/passkeys', {
+      token: people.a.idToken,
+    });
+    expect(listed.body.passkeys).toHaveLength(1);
+    expect(body.passkeys).toEqual(listed.body.passkeys);
+    expect(body.coach).toBeNull();
     expect(body.profile).toMatchObject({
       userId: people.a.userId,
       preferredName: 'Ada',
@@ -109,7 +129,7 @@ describe('the JSON export', () => {
     expect(byId(body.logs, 'logId')).toEqual(byId(logs, 'logId'));
   });
 
-  it("holds every note a coach wrote to the person, newest first, and nobody else's", async () => {
+  it("names the person's coach and holds every note a coach wrote to them, newest first, and nobody else's", async () => {
     const { http, admin, a, b } = people;
     const invited = await http.request<{ activationCode: string }>('POST', '/internal/v1/admin/invitations', {
       token: admin.idToken,
@@ -141,7 +161,8 @@ describe('the JSON export', () => {
       headers: { authorization: `Bearer ${a.idToken}` },
     });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { coachNotes: CoachNote[] };
+    const body = (await response.json()) as { coach: unknown; coachNotes: CoachNote[] };
+    expect(body.coach).toEqual({ userId: coach.userId, email: 'coach.export@example.com' });
     expect(body.coachNotes.map(({ text, clientId, coachId }) => ({ text, clientId, coachId }))).toEqual(
       [...texts].reverse().map((text) => ({ text, clientId: a.userId, coachId: coach.userId })),
     );

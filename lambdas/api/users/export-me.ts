@@ -1,6 +1,7 @@
 /**
- * GET /v1/users/me/export: a download of everything the caller's account holds: the profile, every
- * measurement, every daily log and every note their coaches wrote to them as JSON, or the profile and
+ * GET /v1/users/me/export: a download of everything the caller's account holds: as JSON, the account
+ * (email, roles, status, since when), the profile, their passkeys as Profile lists them, their coach,
+ * every measurement, every daily log and every note their coaches wrote to them; or the profile and
  * measurements as a FHIR R4 Bundle.
  * Audited (SPEC-2 section 4, "data exported") once everything is read and before it is answered: when
  * the event cannot be written, nothing is exported (503); it is written only while the caller's session
@@ -10,16 +11,52 @@
 import { exportQuerySchema, type HealthLog, type Measurement } from '../../../shared/health-schemas';
 import { HEALTH_MESSAGES } from '../../../shared/health-messages';
 import { API_MESSAGES } from '../../../shared/messages';
+import type { UserProfile } from '../../../shared/schemas';
 import { originOf, recordAudit } from '../../common/audit';
 import { HttpError, NotFound } from '../../common/errors';
 import { fhirBundle } from '../../common/fhir-export';
 import { fitsOneAnswer, httpHandler, ok, type HttpResult } from '../../common/http';
 import { whileSessionHolds } from '../../common/session';
-import { listAllNotes } from '../../common/repositories/coaching';
+import { getPerson } from '../../common/coaching';
+import { byCreation, toPasskey } from '../../common/passkey-view';
+import { getAccount } from '../../common/repositories/accounts';
+import { getClientCoach, listAllNotes } from '../../common/repositories/coaching';
 import { listAllRecords } from '../../common/repositories/health-records';
+import { getPasskeySummaries } from '../../common/repositories/passkeys';
 import { getProfile } from '../../common/repositories/profiles';
 
 const download = (name: string) => ({ 'Content-Disposition': `attachment; filename="${name}"` });
+
+/**
+ * The JSON export: the account as Profile and My Coach show it (its email, roles, status and
+ * creation, its passkeys, its coach), the profile, every measurement, log and note written to them.
+ */
+const jsonExport = async (userId: string, profile: UserProfile, measurements: Measurement[]) => {
+  const [account, coaching, logs, coachNotes] = await Promise.all([
+    getAccount(userId),
+    getClientCoach(userId),
+    listAllRecords(userId, 'L') as Promise<HealthLog[]>,
+    listAllNotes(userId),
+  ]);
+  const [passkeys, coach] = await Promise.all([
+    getPasskeySummaries(account?.credentialIds ?? []),
+    coaching?.coachId === undefined ? undefined : getPerson(coaching.coachId),
+  ]);
+  return {
+    account: account && {
+      email: account.email,
+      roles: account.roles,
+      status: account.status,
+      createdAt: account.createdAt,
+    },
+    profile,
+    passkeys: passkeys.map(toPasskey).sort(byCreation),
+    coach: coach ?? null,
+    measurements,
+    logs,
+    coachNotes,
+  };
+};
 
 export const handler = httpHandler(
   { auth: 'user', query: exportQuerySchema },
@@ -29,13 +66,6 @@ export const handler = httpHandler(
     const exportedAt = new Date().toISOString();
     const day = exportedAt.slice(0, 10);
     const measurements = (await listAllRecords(caller.sub, 'M')) as Measurement[];
-    const [logs, coachNotes] =
-      query.format === 'fhir'
-        ? [[], []]
-        : await Promise.all([
-            listAllRecords(caller.sub, 'L') as Promise<HealthLog[]>,
-            listAllNotes(caller.sub),
-          ]);
     const result: HttpResult =
       query.format === 'fhir'
         ? {
@@ -46,7 +76,7 @@ export const handler = httpHandler(
             },
           }
         : {
-            ...ok({ exportedAt, profile, measurements, logs, coachNotes }),
+            ...ok({ exportedAt, ...(await jsonExport(caller.sub, profile, measurements)) }),
             headers: download(`health-records-${day}.json`),
           };
     // Over what a Lambda may answer, the file would be lost on the way (API Gateway's 502) after its

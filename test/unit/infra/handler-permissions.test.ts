@@ -1046,20 +1046,36 @@ const SCENARIOS: Record<string, readonly Scenario[]> = {
   ],
   ExportMe: [
     {
-      name: 'the JSON export reads the profile, then every measurement and log, page by page, and the notes to the person',
+      name: 'the JSON export reads the profile, every measurement and log, page by page, the notes to the person, the account, its passkeys and the coach',
       event: { method: 'GET', claims: claims('users') },
       ddb: (call, command) => {
         if (on('GetItem', 'profiles', call)) return { Item: profile };
+        if (on('GetItem', 'coaching', call))
+          return {
+            Item: clientState({ pk: `client#${USER_ID}`, clientId: USER_ID, coachId: OTHER_COACH_ID }),
+          };
         if (on('Query', 'coaching', call))
           return {
             Items: [{ ...storedNote, pk: `notes#${USER_ID}`, clientId: USER_ID, authorId: OTHER_COACH_ID }],
           };
+        if (on('BatchGetItem', 'profiles', call)) return profilesOf(call);
+        if (on('BatchGetItem', 'passkeys', call)) {
+          const request = (command as BatchGetCommand).input.RequestItems?.[tableNameOf('passkeys')];
+          return {
+            Responses: {
+              [tableNameOf('passkeys')]: call.keys.map((id) => projected(passkeyItem(id), request ?? {})),
+            },
+          };
+        }
+        if (on('GetItem', 'accounts', call)) return undefined;
         return onePage(call.keys[0]?.endsWith('#M') ? measurement : meal)(call, command);
       },
       expectResult: (result) => {
         status(200)(result);
         const body = JSON.parse((result as APIGatewayProxyResult).body) as Record<string, unknown[]>;
         expect([body.measurements?.length, body.logs?.length, body.coachNotes?.length]).toEqual([2, 2, 1]);
+        expect(body.passkeys).toHaveLength(2);
+        expect(body).toMatchObject({ coach: { userId: OTHER_COACH_ID }, account: { status: 'active' } });
       },
     },
     {
