@@ -361,7 +361,11 @@ describe('coaching grants', () => {
     DeleteMeasurement: ['dynamodb:UpdateItem coaching client#*', ...lines(KEY_WRITE, 'coaching key')],
     CreateLog: ['dynamodb:UpdateItem coaching client#*', ...lines(KEY_WRITE, 'coaching key')],
     // The person's data export holds every note written to them.
-    ExportMe: ['dynamodb:Query coaching notes#*', ...lines(KEY_READ, 'coaching key')],
+    ExportMe: [
+      'dynamodb:GetItem coaching client#*',
+      'dynamodb:Query coaching notes#*',
+      ...lines(KEY_READ, 'coaching key'),
+    ],
     AssignCoach: [
       'dynamodb:GetItem coaching client#*',
       'dynamodb:UpdateItem coaching client#*',

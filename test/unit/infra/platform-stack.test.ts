@@ -814,7 +814,8 @@ describe('least-privilege IAM', () => {
     ]);
     // Nobody batch-writes a passkey (a batch could put one).
     expect(allowed('dynamodb:BatchWriteItem')).toEqual([]);
-    expect(allowed('dynamodb:BatchGetItem')).toEqual(['ListPasskeys']);
+    // The list, and the export that holds it.
+    expect(allowed('dynamodb:BatchGetItem')).toEqual(['ExportMe', 'ListPasskeys']);
     expect(allowed('dynamodb:GetItem')).toEqual(['AddPasskey', 'RenamePasskey', 'VerifyWebauthn']);
     // A person's passkeys are found by their account's list; byUser only by the erase.
     expect(allowed('dynamodb:Query')).toEqual([]);
