@@ -188,6 +188,21 @@ describe('/activate', () => {
     expect(passkey.createPasskey).toHaveBeenCalledTimes(1);
   });
 
+  it("tells the browser the new passkey is the account's only one, where the Signal API exists", async () => {
+    const signalAllAcceptedCredentials = vi.fn(() => Promise.resolve());
+    vi.stubGlobal('PublicKeyCredential', { signalAllAcceptedCredentials });
+    const app = await open();
+    await fillAndVerify(app);
+    await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));
+    await waitFor(() => expect(app.location().pathname).toBe('/dashboard'));
+    // A recovery removed the earlier passkeys: a provider that synced one stops offering it.
+    expect(signalAllAcceptedCredentials).toHaveBeenCalledWith({
+      rpId: registrationOptions().rp.id,
+      userId: registrationOptions().user.id,
+      allAcceptedCredentialIds: [registrationResponse().id],
+    });
+  });
+
   it("drops the previous person's cached data when the automatic sign-in fails", async () => {
     // An admin, signed in, opens someone's activation link in the same browser.
     cognito.givenSession(sessionUser(['admin']));

@@ -13,6 +13,7 @@ import {
   isWebAuthnSupported,
   type RegistrationResponseJSON,
 } from '../../../lib/passkey';
+import { signalAcceptedPasskeys } from '../../../lib/passkey-signal';
 import type { ActivationInput } from './verify-activation';
 
 export type Verification = Extract<ActivationVerifyResponse, { valid: true }>;
@@ -38,7 +39,8 @@ export const AUTO_SIGN_IN_FAILED =
 /**
  * Step 2 of the activation (SPEC section 4): creates the passkey on this device's platform
  * authenticator (SPEC section 5 requires both WebAuthn and a biometric authenticator), registers it,
- * then signs in with the returned proof (completePasskeySignIn, the host's). This module and WebAuthn
+ * tells the browser it is the account's one passkey (Signal API, where there is one), then signs in
+ * with the returned proof (completePasskeySignIn, the host's). This module and WebAuthn
  * load once the person reaches step 2 (activation-page.tsx). Never retried: each attempt would prompt
  * the person again.
  */
@@ -54,6 +56,13 @@ export const runActivation = async (
     cognitoUsername: verification.cognitoUsername,
     registrationResponse,
     expectedChallenge: verification.registrationOptions.challenge,
+  });
+  // The new passkey is now the account's only one (a recovery removed the others): a passkey provider
+  // that still holds an earlier one of this account, synced from the lost device, stops offering it.
+  void signalAcceptedPasskeys({
+    rpId: verification.registrationOptions.rp.id,
+    userHandle: verification.registrationOptions.user.id,
+    credentialIds: [registrationResponse.id],
   });
   try {
     return await completePasskeySignIn(proof);
