@@ -11,7 +11,8 @@
  *
  * From the Vite manifest, as before (issue 8): what the Metrics route loads beyond the signed-in shell
  * (its route module with every chunk it imports, statically or on render, the chart library included,
- * less what the shell has loaded already), and the whole SPA.
+ * less what the shell has loaded already), and the whole SPA. The chart library must be in what the
+ * Metrics route loads and in nothing /signin, /activate or the signed-in shell loads: fails otherwise.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +30,8 @@ const SHELL_MODULES = ['index.html', 'src/app/app.tsx', 'src/features/dashboard/
 /** lib/auth/cognito.ts: a manifest key of its own, or (Rolldown may merge it) the chunk named after it. */
 const AMPLIFY_MODULE = 'src/lib/auth/cognito.ts';
 const METRICS_ROUTE = 'src/app/routes/health.tsx';
+/** The chart library and its stylesheet, one lazy chunk (SPEC-2 1.4: loaded only on routes that chart). */
+const CHART_MODULE = 'src/features/health/components/uplot-with-styles.ts';
 
 interface Chunk {
   file: string;
@@ -145,7 +148,23 @@ list([...metrics].map((file) => ({ path: file, gzip: sizeOf(file).gzip })));
 const whole = sum(allJs);
 console.log(`Whole SPA: ${kb(whole.gzip)} gzip (${kb(whole.raw)} raw) in ${allJs.size} JS chunks`);
 
-let over = false;
+const chart = chunk(CHART_MODULE).file;
+const chartWhere = [
+  [
+    '/signin (first load or on intent)',
+    [...firstLoad, ...onIntent].some((file) => file.path.endsWith(`/${chart}`)),
+  ],
+  ['/activate', activateLoad.some((file) => file.path.endsWith(`/${chart}`))],
+  ['the dashboard shell', shell.has(chart)],
+] as const;
+const chartLoaded = chartWhere.filter(([, loads]) => loads).map(([where]) => where);
+console.log(
+  `Chart library (${chart}, ${kb(sizeOf(chart).gzip)} gzip): ${metrics.has(chart) ? 'loaded by /dashboard/metrics' : 'NOT in /dashboard/metrics'}; ${chartLoaded.length ? `also loaded by ${chartLoaded.join(', ')}` : 'not loaded by /signin, /activate or the shell'}`,
+);
+
+let over = !metrics.has(chart) || chartLoaded.length > 0;
+if (over)
+  console.error('The chart library must load with the routes that chart, and only there (SPEC-2 1.4).');
 for (const [path, weight] of [
   ['/signin', first.gzip],
   ['/activate', activateFirst.gzip],
