@@ -55,6 +55,7 @@ import {
   deletePasskeyChallengeItem,
   findRecovery,
   issuedBeforeDisable,
+  storedRecovery,
   type RecoveryGrant,
 } from '../../common/repositories/auth-challenges';
 import { addUserToGroups, signOutEverywhere } from '../../common/cognito-users';
@@ -105,10 +106,6 @@ const pendingChallenge = async (body: Body, purpose: 'invitation' | 'recovery') 
   return pending;
 };
 
-/** Whether a cancelled transaction lost to another use of the same single-use item. */
-const lostRace = (error: TransactionCanceledException, singleUseIndex: number): boolean =>
-  conditionFailedAt(error, singleUseIndex) || collided(error);
-
 /** A recovery: the new passkey replaces every earlier one, and every earlier session ends. */
 const recover = async (body: Body, recovery: RecoveryGrant, origin: RequestOrigin) => {
   const pending = await pendingChallenge(body, 'recovery');
@@ -154,7 +151,11 @@ const recover = async (body: Body, recovery: RecoveryGrant, origin: RequestOrigi
     await transactWrite({ TransactItems: items });
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;
-    if (lostRace(error, items.indexOf(spendCode))) throw new Conflict(API_MESSAGES.activationCodeUsed);
+    // Another registration with the code is committing right now, or the code went meanwhile (used):
+    // 409. Still stored, it expired or was replaced by a new one since it was checked: refused.
+    if (collided(error)) throw new Conflict(API_MESSAGES.activationCodeUsed);
+    if (conditionFailedAt(error, items.indexOf(spendCode)) && !(await storedRecovery(recovery.email)))
+      throw new Conflict(API_MESSAGES.activationCodeUsed);
     throw rejected();
   }
   // Refresh tokens die here; id tokens from an earlier sign-in are refused by the session check.

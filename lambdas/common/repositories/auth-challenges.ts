@@ -111,12 +111,17 @@ export const putRecoveryItem = (grant: RecoveryGrant): TransactItem => ({
 
 /** The unexpired recovery code of an email, if any (not consumed: see the registration transaction). */
 export const findRecovery = async (email: string): Promise<RecoveryGrant | undefined> => {
-  const result = await ddb.send(
-    new GetCommand({ TableName: table(), Key: { pk: recoveryKey(email) }, ConsistentRead: true }),
-  );
-  const item = result.Item as RecoveryGrant | undefined;
+  const item = await storedRecovery(email);
   return item && item.expiresAt > nowSeconds() ? item : undefined;
 };
+
+/** The email's recovery code as stored, expired or not (gone once used). */
+export const storedRecovery = async (email: string): Promise<RecoveryGrant | undefined> =>
+  (
+    await ddb.send(
+      new GetCommand({ TableName: table(), Key: { pk: recoveryKey(email) }, ConsistentRead: true }),
+    )
+  ).Item as RecoveryGrant | undefined;
 
 /** Transaction item that spends exactly this recovery code, still unexpired: it works once. */
 export const consumeRecoveryItem = (email: string, activationCode: string): TransactItem => ({
