@@ -3,18 +3,14 @@
  * with software passkeys: passkey management, recovery, admin actions, the person's own erase, and the
  * races of the account lifecycle, each with exactly one outcome a person can explain.
  */
+import { randomUUID } from 'node:crypto';
 import { ListUsersCommand, NotAuthorizedException } from '@aws-sdk/client-cognito-identity-provider';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  ACCOUNT_MESSAGES,
-  INVITATION_TTL_SECONDS,
-  PASSKEY_REAUTH_MAX_AGE_SECONDS,
-  type Passkey,
-} from '../../shared/account';
-import type { AuditEvent, AuditPerson } from '../../shared/audit';
+import { ACCOUNT_MESSAGES, PASSKEY_REAUTH_MAX_AGE_SECONDS, type Passkey } from '../../shared/account';
+import { AUDIT_MESSAGES, type AuditEvent, type AuditPerson } from '../../shared/audit';
 import { MAX_PASSKEYS } from '../../shared/constants';
 import { COACHING_MESSAGES } from '../../shared/coaching';
 import { API_MESSAGES } from '../../shared/messages';
@@ -388,12 +384,28 @@ describe('recovery (SPEC-2 section 3.2)', () => {
       { email, activationCode },
     );
 
-  it('replaces every passkey, ends every session, and keeps the person, their profile and records', async () => {
+  it('replaces every passkey, ends every session, and keeps the person, their profile, records, coach and notes', async () => {
     const client = world.people.client;
+    const coach = world.people.coach;
     const old = await fresh(client);
     await api('PUT', '/v1/users/me', old.idToken, { email: client.email, preferredName: 'Casey' });
     const reading = { type: 'weight', value: 80, enteredUnit: 'kg', takenAt: new Date().toISOString() };
     expect((await api('POST', '/v1/measurements', old.idToken, reading)).status).toBe(201);
+    expect(
+      (
+        await api('PUT', `/internal/v1/admin/users/${client.userId}/coach`, token.admin, {
+          coachId: coach.userId,
+        })
+      ).status,
+    ).toBe(200);
+    const coachToken = (await fresh(coach)).idToken;
+    const note = await api<{ noteId: string }>(
+      'POST',
+      `/v1/coach/clients/${client.userId}/notes`,
+      coachToken,
+      { text: 'Steady week, keep going' },
+    );
+    expect(note.status).toBe(201);
 
     const issued = await api<{ activationCode: string; expiresAt: string }>(
       'POST',
@@ -422,6 +434,23 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     expect(me.body).toMatchObject({ userId: client.userId, preferredName: 'Casey' });
     const readings = await api<{ items: unknown[] }>('GET', '/v1/measurements?type=weight', renewed.idToken);
     expect(readings.body.items).toHaveLength(1);
+    // The same coach, and the note they wrote before: on the person's side and on the coach's.
+    const mine = await api<{ coach: { userId: string } | null; notes: { noteId: string; text: string }[] }>(
+      'GET',
+      '/v1/users/me/coach',
+      renewed.idToken,
+    );
+    expect(mine.body.coach?.userId).toBe(coach.userId);
+    expect(mine.body.notes.map(({ noteId, text }) => ({ noteId, text }))).toEqual([
+      { noteId: note.body.noteId, text: 'Steady week, keep going' },
+    ]);
+    const coachSees = await api<{ notes: { noteId: string }[] }>(
+      'GET',
+      `/v1/coach/clients/${client.userId}/notes`,
+      coachToken,
+    );
+    expect(coachSees.status).toBe(200);
+    expect(coachSees.body.notes.map((item) => item.noteId)).toEqual([note.body.noteId]);
     expect(await passkeysOf(renewed.idToken ?? '')).toHaveLength(1);
     // Used once.
     const again = await api('POST', '/v1/auth/verify-activation', undefined, {
@@ -432,6 +461,69 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     expect(await auditOf('recovery.issued', client.userId)).toHaveLength(1);
     expect(await auditOf('recovery.used', client.userId)).toHaveLength(1);
     Object.assign(world.people.client, { authenticator: renewed.authenticator });
+    // The tests below count the coach's clients.
+    expect((await api('DELETE', `/internal/v1/admin/users/${client.userId}/coach`, token.admin)).status).toBe(
+      204,
+    );
+  });
+
+  it('takes a recovery code up to 24 hours old and refuses it after, also at the commit of a registration begun in time', async () => {
+    const email = 'aged-reset@example.com';
+    const person = await activatedPerson(email);
+    // SPEC-2 section 3.2: valid 24 hours.
+    const DAY_SECONDS = 24 * 60 * 60;
+    /** Moves the email's recovery code this many seconds into the past (its issue and its expiry). */
+    const ageRecovery = async (seconds: number) => {
+      const documents = localDocuments();
+      await documents.send(
+        new UpdateCommand({
+          TableName: world.stack.tables.authChallenges,
+          Key: { pk: `recovery#${email}` },
+          UpdateExpression: 'SET expiresAt = expiresAt - :seconds, issuedAt = issuedAt - :ms',
+          ExpressionAttributeValues: { ':seconds': seconds, ':ms': seconds * 1000 },
+        }),
+      );
+      documents.destroy();
+    };
+    const issued = await issueRecovery(person.userId);
+    expect(issued.status).toBe(201);
+    // A minute short of 24 hours: the code still opens the registration.
+    await ageRecovery(DAY_SECONDS - 60);
+    const begun = await verifyActivation(email, issued.body.activationCode);
+    expect(begun.body).toMatchObject({ valid: true });
+    // The day runs out after the registration checked the code, before it commits.
+    const expiring = await interleave('TransactWriteItemsCommand', `recovery#${email}`, () =>
+      ageRecovery(120),
+    );
+    let late: Awaited<ReturnType<typeof api>> | undefined;
+    try {
+      late = await api('POST', '/v1/auth/register-passkey', undefined, {
+        email,
+        activationCode: issued.body.activationCode,
+        cognitoUsername: begun.body.cognitoUsername,
+        registrationResponse: new SoftwareAuthenticator(world.stack.origin).createCredential(
+          begun.body.registrationOptions,
+        ),
+      });
+      expect(expiring.fired()).toBe(true);
+    } finally {
+      expiring.remove();
+    }
+    // Expired, not used: the registration is refused as one to start over, not as a code already used.
+    expect(late).toMatchObject({ status: 400, body: { message: API_MESSAGES.registrationFailed } });
+    // A day and a minute old: refused at the first step too.
+    expect((await verifyActivation(email, issued.body.activationCode)).body).toEqual({ valid: false });
+    // Nothing changed: the person's own passkey is still the only one, and still signs in.
+    expect((await world.scan('passkeys')).filter((item) => item.userId === person.userId)).toHaveLength(1);
+    expect((await signInAs(person.authenticator)).idToken).not.toBe('');
+    expect(await auditOf('recovery.used', person.userId)).toEqual([]);
+
+    // A new code, a minute short of 24 hours old, recovers the account.
+    const reissued = await issueRecovery(person.userId);
+    await ageRecovery(DAY_SECONDS - 60);
+    const renewed = await world.http.activate(email, reissued.body.activationCode);
+    expect(renewed.userId).toBe(person.userId);
+    await expect(signInAs(person.authenticator)).rejects.toThrow(/401/);
   });
 
   it("lets an admin reset their own access (the code's issuer is the account it recovers)", async () => {
@@ -980,17 +1072,29 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
 
   it('asks an admin for a sign-in within the last 10 minutes before issuing a recovery code', async () => {
     const person = await activatedPerson('stale-reset@example.com');
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (PASSKEY_REAUTH_MAX_AGE_SECONDS + 5) * 1000 });
-    expect(
-      await api('POST', `/internal/v1/admin/users/${person.userId}/recovery`, token.admin),
-    ).toMatchObject({ status: 401, body: { message: ACCOUNT_MESSAGES.reauthToReset } });
+    const reset = (idToken: string) =>
+      api('POST', `/internal/v1/admin/users/${person.userId}/recovery`, idToken);
+    const recoveryItems = async () =>
+      (await world.scan('authChallenges')).filter((item) => item.pk === 'recovery#stale-reset@example.com');
+    const admin = await fresh(world.admin);
+    const signedInAt = Date.now();
+    // 11 minutes after the sign-in: refused, and nothing issued.
+    vi.useFakeTimers({ toFake: ['Date'], now: signedInAt + 11 * 60 * 1000 });
+    expect(await reset(admin.idToken)).toMatchObject({
+      status: 401,
+      body: { message: ACCOUNT_MESSAGES.reauthToReset },
+    });
     vi.useRealTimers();
-    expect(
-      (await world.scan('authChallenges')).filter((item) => item.pk === 'recovery#stale-reset@example.com'),
-    ).toEqual([]);
+    expect(await recoveryItems()).toEqual([]);
     expect(await auditOf('recovery.issued', person.userId)).toEqual([]);
     // The admin's session goes on: other admin actions still work.
-    expect((await api('GET', '/internal/v1/admin/users', token.admin)).status).toBe(200);
+    expect((await api('GET', '/internal/v1/admin/users', admin.idToken)).status).toBe(200);
+    // 9 minutes after the same sign-in: issued.
+    vi.useFakeTimers({ toFake: ['Date'], now: signedInAt + 9 * 60 * 1000 });
+    expect((await reset(admin.idToken)).status).toBe(201);
+    vi.useRealTimers();
+    expect(await recoveryItems()).toHaveLength(1);
+    expect(await auditOf('recovery.issued', person.userId)).toHaveLength(1);
   });
 
   it('refuses an admin undoing their own disable or demotion with a request that was already under way', async () => {
@@ -1271,10 +1375,17 @@ describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
 
   it('expires an invitation after 7 days, and a resend gives a new code that works while the old one does not', async () => {
     const created = await invite('late@example.com');
+    // SPEC-2 section 3.3: 7 days.
+    const WEEK_SECONDS = 7 * 24 * 60 * 60;
     const validFor = Date.parse(created.body.expiresAt ?? '') - Date.parse(created.body.createdAt);
-    expect(Math.abs(validFor - INVITATION_TTL_SECONDS * 1000)).toBeLessThan(1000);
-    // A week and a minute go by (the local user pool keeps real time, so the invitation is moved back).
-    await backdate('late@example.com', INVITATION_TTL_SECONDS + 60);
+    expect(Math.abs(validFor - WEEK_SECONDS * 1000)).toBeLessThan(1000);
+    // A week less a minute goes by (the local user pool keeps real time, so the invitation is moved
+    // back): the code still works. Two minutes more, a week and a minute: it does not.
+    await backdate('late@example.com', WEEK_SECONDS - 60);
+    expect((await check('late@example.com', created.body.activationCode)).body).toMatchObject({
+      valid: true,
+    });
+    await backdate('late@example.com', 120);
     expect((await check('late@example.com', created.body.activationCode)).body).toEqual({ valid: false });
     expect((await listed('late@example.com'))?.status).toBe('expired');
 
@@ -1339,6 +1450,79 @@ describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
     expect(await listed(email)).toBeUndefined();
     expect(await pendingCount()).toBe(pending - 1);
     expect(await eventsOf('invitation.deleted')).toHaveLength(1);
+  });
+
+  /** The `invitation.created` events of an email. */
+  const createdEvents = async (email: string) =>
+    (await world.scan('auditEvents')).filter(
+      (event) => event.type === 'invitation.created' && (event.details as { email?: string }).email === email,
+    ) as unknown as (AuditEvent & Record<string, unknown>)[];
+
+  it('records who invited which email with which roles, and never the activation code', async () => {
+    const email = 'recorded-create@example.com';
+    const created = await api<Invitation>('POST', '/internal/v1/admin/invitations', token.admin, {
+      email,
+      roles: ['coaches', 'users'],
+    });
+    expect(created.status).toBe(201);
+    const events = await createdEvents(email);
+    expect(events).toMatchObject([
+      { type: 'invitation.created', actorId: world.admin.userId, outcome: 'success' },
+    ]);
+    // The invitee is nobody yet: the email is the invitation's id (ADR 042), beside the roles, and
+    // that is all the event says of them.
+    expect(events[0]).not.toHaveProperty('subjectId');
+    expect(events[0]?.details).toEqual({ email, roles: ['coaches', 'users'] });
+    expect(JSON.stringify(events)).not.toContain(created.body.activationCode);
+  });
+
+  it('keeps the first 200 characters of a longer browser name in the event', async () => {
+    const email = 'long-agent@example.com';
+    const userAgent = `Mozilla/5.0 (X11; Linux x86_64) ${Array.from({ length: 30 }, (_, i) => `Extension${i}/2.${i}`).join(' ')}`;
+    expect(userAgent.length).toBeGreaterThan(300);
+    const created = await world.http.request('POST', '/internal/v1/admin/invitations', {
+      token: token.admin,
+      json: { email },
+      headers: { 'User-Agent': userAgent },
+    });
+    expect(created.status).toBe(201);
+    const [event] = await createdEvents(email);
+    expect(event?.userAgent).toBe(userAgent.slice(0, 200));
+  });
+
+  it("answers 503 'This was done, but it could not be recorded in the audit log.' when the event of a create fails, and sent again with its Idempotency-Key gives the same invitation, recorded once", async () => {
+    const email = 'unrecorded-create@example.com';
+    const key = randomUUID();
+    const create = () =>
+      world.http.request<Invitation & { message?: string }>('POST', '/internal/v1/admin/invitations', {
+        token: token.admin,
+        json: { email },
+        headers: { 'Idempotency-Key': key },
+      });
+    const eventFails = await refuse(
+      'PutItemCommand',
+      'invitation.created',
+      () => new Error('InternalServerError'),
+      1,
+    );
+    let first: Awaited<ReturnType<typeof create>>;
+    try {
+      first = await create();
+    } finally {
+      eventFails.remove();
+    }
+    expect(eventFails.count()).toBe(1);
+    expect(first).toMatchObject({ status: 503, body: { message: AUDIT_MESSAGES.unrecorded } });
+    // Done: the invitation is there, pending, though nobody was shown its code.
+    const made = await listed(email);
+    expect(made?.status).toBe('pending');
+    expect(await createdEvents(email)).toEqual([]);
+
+    const again = await create();
+    expect(again).toMatchObject({ status: 201, body: { email, status: 'pending' } });
+    expect(again.body.activationCode).toBe(made?.activationCode);
+    expect(await createdEvents(email)).toHaveLength(1);
+    expect((await check(email, again.body.activationCode)).body).toMatchObject({ valid: true });
   });
 
   it('fails an activation still using the old code after a resend, and the new code activates', async () => {

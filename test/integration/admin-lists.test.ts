@@ -4,7 +4,9 @@
  * counters kept in the same transactions as the writes: each person exactly once across pages while
  * people come and go, and counts equal to what the tables hold after every kind of write.
  */
+import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,8 +16,9 @@ import {
   type InvitationList,
 } from '../../shared/directory';
 import { ACCOUNT_MESSAGES } from '../../shared/account';
-import { AUDIT_RETENTION_DAYS } from '../../shared/audit';
+import { AUDIT_RETENTION_DAYS, type AuditEvent } from '../../shared/audit';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
+import { localDocuments } from '../fixtures/aws-env';
 import { startPeople, type People } from '../fixtures/health-people';
 import { refuse } from '../fixtures/interleave';
 
@@ -661,5 +664,90 @@ describe('the Audit Log, bounded by what it keeps', () => {
     } finally {
       ddb.middlewareStack.remove('auditQueryCounter');
     }
+  });
+});
+
+describe("the Audit Log's `from` and `to`", () => {
+  it('shows the events from `from` to `to`, both included and nothing a millisecond outside, in the whole log and for one person', async () => {
+    // One person's events at known times, months before anything else this file wrote (all of it today).
+    const subjectId = randomUUID();
+    const DAY = 24 * 60 * 60 * 1000;
+    const now = Date.now();
+    const from = new Date(now - 60 * DAY).toISOString();
+    const to = new Date(now - 30 * DAY).toISOString();
+    const times = {
+      oldest: new Date(now - 90 * DAY).toISOString(),
+      beforeFrom: new Date(Date.parse(from) - 1).toISOString(),
+      atFrom: from,
+      atTo: to,
+      afterTo: new Date(Date.parse(to) + 1).toISOString(),
+      recent: new Date(now - 10 * DAY).toISOString(),
+    };
+    const ids = new Map<string, keyof typeof times>();
+    const documents = localDocuments();
+    try {
+      for (const [name, at] of Object.entries(times) as [keyof typeof times, string][]) {
+        const eventId = randomUUID();
+        ids.set(eventId, name);
+        await documents.send(
+          new PutCommand({
+            TableName: world.stack.tables.auditEvents,
+            Item: {
+              eventId,
+              at,
+              type: 'roles.changed',
+              actorId: world.admin.userId,
+              subjectId,
+              outcome: 'success',
+              ip: '127.0.0.1',
+              userAgent: 'a browser',
+              details: { from: ['users'], to: ['coaches'] },
+              pk: at.slice(0, 7),
+              sk: `${at}#${eventId}`,
+              expiresAt: Math.floor(Date.parse(at) / 1000) + AUDIT_RETENTION_DAYS * 86_400,
+            },
+          }),
+        );
+      }
+    } finally {
+      documents.destroy();
+    }
+    /** Every event the query finds, page after page, newest first; and those of this test by name. */
+    const audit = async (query: Record<string, string>) => {
+      const all: AuditEvent[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await api<{ events: AuditEvent[]; nextCursor?: string }>(
+          'GET',
+          `/internal/v1/admin/audit?${new URLSearchParams({ ...query, limit: '200', ...(cursor && { cursor }) })}`,
+        );
+        expect(page.status, page.text).toBe(200);
+        all.push(...page.body.events);
+        cursor = page.body.nextCursor;
+      } while (cursor);
+      return { mine: all.flatMap((event) => ids.get(event.eventId) ?? []), all };
+    };
+
+    for (const [label, person] of [
+      ['the whole log', {}],
+      ['one person', { subjectId }],
+    ] as [string, Record<string, string>][]) {
+      const sinceFrom = await audit({ ...person, from });
+      expect(sinceFrom.mine, label).toEqual(['recent', 'afterTo', 'atTo', 'atFrom']);
+      expect(sinceFrom.all.every((event) => event.at >= from)).toBe(true);
+      // Nothing else is as old as `to`: exactly the events up to it, across three months.
+      const untilTo = await audit({ ...person, to });
+      expect(untilTo.mine, label).toEqual(['atTo', 'atFrom', 'beforeFrom', 'oldest']);
+      expect(untilTo.all, label).toHaveLength(4);
+      const between = await audit({ ...person, from, to });
+      expect(between.mine, label).toEqual(['atTo', 'atFrom']);
+      expect(between.all, label).toHaveLength(2);
+      // One instant is a range too: the events at that very time.
+      expect((await audit({ ...person, from, to: from })).mine, label).toEqual(['atFrom']);
+    }
+    // A range that ends before it starts is refused, not read as empty.
+    expect(
+      await api('GET', `/internal/v1/admin/audit?${new URLSearchParams({ from: to, to: from })}`),
+    ).toMatchObject({ status: 400, body: { message: HEALTH_MESSAGES.fromAfterTo } });
   });
 });

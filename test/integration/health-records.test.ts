@@ -6,7 +6,14 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatValue, MEASUREMENT_TYPES, LOG_KINDS, type MeasurementType } from '../../shared/health';
+import {
+  formatValue,
+  MEASUREMENT_TYPES,
+  LOG_KINDS,
+  type LogKind,
+  type MeasurementType,
+  type MeasurementValue,
+} from '../../shared/health';
 import type { HealthLog, Measurement } from '../../shared/health-schemas';
 import { API_MESSAGES } from '../../shared/messages';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
@@ -51,6 +58,44 @@ const LOG_SAMPLE = {
   },
   sleep: { kind: 'sleep', start: minutesAgo(9 * 60), end: minutesAgo(60), quality: 4 },
 } as const;
+
+/** A log of this kind filed under `at`: the meal eaten, the activity or the sleep started then. */
+const logAt = (kind: LogKind, at: string) =>
+  kind === 'meal'
+    ? { ...LOG_SAMPLE.meal, eatenAt: at }
+    : kind === 'activity'
+      ? { ...LOG_SAMPLE.activity, startedAt: at }
+      : { ...LOG_SAMPLE.sleep, start: at, end: new Date(Date.parse(at) + 8 * 3_600_000).toISOString() };
+const logTimeOf = (log: HealthLog) =>
+  log.kind === 'meal' ? log.eatenAt : log.kind === 'activity' ? log.startedAt : log.start;
+
+/** Creates these entries, 25 at a time as a busy clinic would, and answers them as stored. */
+const createAll = async <T>(path: string, bodies: unknown[]): Promise<T[]> => {
+  const made: T[] = [];
+  for (let i = 0; i < bodies.length; i += 25) {
+    const created = await Promise.all(bodies.slice(i, i + 25).map((body) => as('a').post<T>(path, body)));
+    for (const answer of created) {
+      expect(answer.status).toBe(201);
+      made.push(answer.body);
+    }
+  }
+  return made;
+};
+/** Every page of a list, following `nextCursor` (at most 30 pages). */
+const allPages = async <T>(path: string): Promise<Page<T>[]> => {
+  const pages: Page<T>[] = [];
+  let cursor: string | undefined;
+  do {
+    const separator = path.includes('?') ? '&' : '?';
+    const page = await as('a').get<Page<T>>(
+      `${path}${cursor ? `${separator}cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+    expect(page.status).toBe(200);
+    pages.push(page.body);
+    cursor = page.body.nextCursor;
+  } while (cursor && pages.length < 30);
+  return pages;
+};
 
 describe('measurements', () => {
   it.each(MEASUREMENT_TYPES)('creates, lists newest first and deletes a %s reading', async (type) => {
@@ -276,6 +321,84 @@ describe('daily logs', () => {
   });
 });
 
+describe('the daily-log list (GET /v1/logs)', () => {
+  it('filters by date across kinds, newest first, both ends included', async () => {
+    const base = Date.UTC(2021, 2, 1, 7);
+    const at = (day: number) => new Date(base + day * 86_400_000).toISOString();
+    const kinds: LogKind[] = ['meal', 'activity', 'sleep', 'meal', 'activity', 'sleep', 'meal'];
+    const made = await createAll<HealthLog>(
+      '/v1/logs',
+      kinds.map((kind, day) => logAt(kind, at(day))),
+    );
+    const window = `from=${encodeURIComponent(at(1))}&to=${encodeURIComponent(at(5))}`;
+    const inWindow = await as('a').get<Page<HealthLog>>(`/v1/logs?${window}`);
+    expect(inWindow.status).toBe(200);
+    expect(inWindow.body.items.map((log) => [log.kind, logTimeOf(log)])).toEqual([
+      ['sleep', at(5)],
+      ['activity', at(4)],
+      ['meal', at(3)],
+      ['sleep', at(2)],
+      ['activity', at(1)],
+    ]);
+    const sleeps = await as('a').get<Page<HealthLog>>(`/v1/logs?kind=sleep&${window}`);
+    expect(sleeps.body.items.map(logTimeOf)).toEqual([at(5), at(2)]);
+    const untilDay1 = await as('a').get<Page<HealthLog>>(`/v1/logs?to=${encodeURIComponent(at(1))}`);
+    expect(untilDay1.body.items.map(logTimeOf)).toEqual([at(1), at(0)]);
+    const ids = new Set(made.map((log) => log.logId));
+    const fromDay5 = await as('a').get<Page<HealthLog>>(
+      `/v1/logs?limit=200&from=${encodeURIComponent(at(5))}`,
+    );
+    expect(fromDay5.body.items.filter((log) => ids.has(log.logId)).map(logTimeOf)).toEqual([at(6), at(5)]);
+    for (const log of made) expect((await as('a').delete(`/v1/logs/${log.logId}`)).status).toBe(204);
+  });
+
+  it('pages with limit and cursor through every log once, newest first across kinds', async () => {
+    const base = Date.UTC(2021, 5, 1, 7);
+    // Twelve logs over nine hours: kinds take turns, and the last four share one time.
+    const bodies = Array.from({ length: 12 }, (_, i) =>
+      logAt(LOG_KINDS[i % 3] ?? 'meal', new Date(base + Math.min(i, 8) * 3_600_000).toISOString()),
+    );
+    const made = await createAll<HealthLog>('/v1/logs', bodies);
+    const window = `from=${encodeURIComponent(new Date(base).toISOString())}&to=${encodeURIComponent(new Date(base + 86_400_000).toISOString())}`;
+    const pages = await allPages<HealthLog>(`/v1/logs?${window}&limit=5`);
+    expect(pages.map((page) => page.items.length)).toEqual([5, 5, 2]);
+    expect(pages.at(-1)?.nextCursor).toBeUndefined();
+    const seen = pages.flatMap((page) => page.items);
+    expect(seen.map((log) => log.logId).sort()).toEqual(made.map((log) => log.logId).sort());
+    const times = seen.map(logTimeOf);
+    expect(times).toEqual([...times].sort().reverse());
+    expect(new Set(pages[0]?.items.map((log) => log.kind))).toEqual(new Set(LOG_KINDS));
+    for (const log of made) expect((await as('a').delete(`/v1/logs/${log.logId}`)).status).toBe(204);
+  });
+});
+
+describe('a list without a limit', () => {
+  const base = Date.UTC(2022, 0, 1, 7);
+  const at = (hour: number) => new Date(base + hour * 3_600_000).toISOString();
+  const window = `from=${encodeURIComponent(at(0))}&to=${encodeURIComponent(at(100))}`;
+  it.each([
+    ['/v1/measurements', (hour: number) => ({ type: 'weight', value: 80, takenAt: at(hour) })],
+    ['/v1/logs', (hour: number) => logAt(LOG_KINDS[hour % 3] ?? 'meal', at(hour))],
+  ] as const)(
+    'GET %s answers 50 entries and a cursor to the 51st',
+    async (path, body) => {
+      const made = await createAll<Measurement | HealthLog>(
+        path,
+        Array.from({ length: 51 }, (_, hour) => body(hour)),
+      );
+      const idOf = (entry: Measurement | HealthLog) =>
+        'measurementId' in entry ? entry.measurementId : entry.logId;
+      const pages = await allPages<Measurement | HealthLog>(`${path}?${window}`);
+      expect(pages.map((page) => page.items.length)).toEqual([50, 1]);
+      expect(pages[0]?.nextCursor).toEqual(expect.any(String));
+      expect(pages[1]?.nextCursor).toBeUndefined();
+      expect(pages.flatMap((page) => page.items.map(idOf)).sort()).toEqual(made.map(idOf).sort());
+      for (const entry of made) expect((await as('a').delete(`${path}/${idOf(entry)}`)).status).toBe(204);
+    },
+    60_000,
+  );
+});
+
 describe('bad input gets a clear error and changes nothing', () => {
   const now = () => new Date().toISOString();
   const measurementCases: [string, () => unknown, string][] = [
@@ -317,7 +440,8 @@ describe('bad input gets a clear error and changes nothing', () => {
     [
       'systolic not above diastolic',
       () => ({ type: 'blood_pressure', value: { systolic: 90, diastolic: 90 }, takenAt: now() }),
-      HEALTH_MESSAGES.systolicAboveDiastolic,
+      // SPEC-2 1.1, letter for letter.
+      'Systolic must be higher than diastolic',
     ],
     [
       "a unit that is not the type's",
@@ -452,6 +576,46 @@ describe('bad input gets a clear error and changes nothing', () => {
     expect(await as('a').get(`/v1/measurements?${query}`)).toMatchObject({ status: 400, body: { message } });
   });
 
+  it.each([
+    ['limit=0', HEALTH_MESSAGES.limit],
+    ['limit=201', HEALTH_MESSAGES.limit],
+    ['limit=ten', HEALTH_MESSAGES.limit],
+    ['kind=nap', HEALTH_MESSAGES.logKind],
+    ['from=yesterday', 'Invalid datetime'],
+    [`to=${encodeURIComponent('9999-12-31T23:59:59-05:00')}`, 'Invalid datetime'],
+    [
+      `from=${encodeURIComponent('2025-02-01T00:00:00Z')}&to=${encodeURIComponent('2025-01-01T00:00:00Z')}`,
+      HEALTH_MESSAGES.fromAfterTo,
+    ],
+    ['cursor=not-a-cursor', HEALTH_MESSAGES.cursor],
+    ['type=meal', 'Unrecognized key: "type"'],
+  ])('GET /v1/logs?%s is a 400', async (query, message) => {
+    expect(await as('a').get(`/v1/logs?${query}`)).toMatchObject({ status: 400, body: { message } });
+  });
+
+  it('refuses a cursor of the measurements list on the logs list, and a log cursor on another kind', async () => {
+    await as('a').post('/v1/measurements', { type: 'weight', value: 80, takenAt: minutesAgo(3) });
+    await as('a').post('/v1/measurements', { type: 'weight', value: 81, takenAt: minutesAgo(2) });
+    const measurements = await as('a').get<Page<Measurement>>('/v1/measurements?limit=1');
+    const measurementCursor = encodeURIComponent(measurements.body.nextCursor ?? '');
+    expect(measurementCursor).not.toBe('');
+    expect(await as('a').get(`/v1/logs?limit=1&cursor=${measurementCursor}`)).toMatchObject({
+      status: 400,
+      body: { message: HEALTH_MESSAGES.cursor },
+    });
+
+    await as('a').post('/v1/logs', { ...LOG_SAMPLE.meal, eatenAt: minutesAgo(3) });
+    await as('a').post('/v1/logs', { ...LOG_SAMPLE.meal, eatenAt: minutesAgo(2) });
+    const meals = await as('a').get<Page<HealthLog>>('/v1/logs?kind=meal&limit=1');
+    const mealCursor = encodeURIComponent(meals.body.nextCursor ?? '');
+    expect(mealCursor).not.toBe('');
+    expect(await as('a').get(`/v1/logs?kind=sleep&limit=1&cursor=${mealCursor}`)).toMatchObject({
+      status: 400,
+      body: { message: HEALTH_MESSAGES.cursor },
+    });
+    expect((await as('a').get(`/v1/logs?kind=meal&limit=1&cursor=${mealCursor}`)).status).toBe(200);
+  });
+
   it('refuses to delete an entry that does not exist, or with an id that is no id', async () => {
     const before = await people.healthItems();
     expect(await as('a').delete(`/v1/measurements/${crypto.randomUUID()}`)).toMatchObject({
@@ -480,6 +644,168 @@ describe('bad input gets a clear error and changes nothing', () => {
       expect((await people.http.request(method ?? 'GET', path ?? '/', { json })).status).toBe(401);
     }
   });
+});
+
+describe('every bound of SPEC-2 1.1 and 1.2 holds: on the bound is saved, one step past it is refused', () => {
+  const now = () => new Date().toISOString();
+  const bp = (systolic: number, diastolic: number) => ({ systolic, diastolic });
+
+  it.each<[MeasurementType, MeasurementValue]>([
+    ['glucose', 20],
+    ['glucose', 600],
+    ['weight', 20],
+    ['weight', 400],
+    ['waist', 40],
+    ['waist', 250],
+    ['hba1c', 3],
+    ['hba1c', 20],
+    ['triglycerides', 20],
+    ['triglycerides', 5000],
+    ['blood_pressure', bp(60, 40)],
+    ['blood_pressure', bp(260, 80)],
+    ['blood_pressure', bp(120, 30)],
+    ['blood_pressure', bp(200, 160)],
+    ['blood_pressure', bp(91, 90)],
+  ])('a %s reading of %j is saved as typed', async (type, value) => {
+    const answer = await as('a').post<Measurement>('/v1/measurements', { type, value, takenAt: now() });
+    expect(answer.status).toBe(201);
+    expect(answer.body.value).toEqual(value);
+    expect((await as('a').delete(`/v1/measurements/${answer.body.measurementId}`)).status).toBe(204);
+  });
+
+  it.each<[MeasurementType, MeasurementValue, string]>([
+    ['glucose', 19, 'Blood glucose must be between 20 and 600 mg/dL'],
+    ['glucose', 601, 'Blood glucose must be between 20 and 600 mg/dL'],
+    ['weight', 19.9, 'Weight must be between 20 and 400 kg'],
+    ['weight', 400.1, 'Weight must be between 20 and 400 kg'],
+    ['waist', 39.5, 'Waist circumference must be between 40 and 250 cm'],
+    ['waist', 250.5, 'Waist circumference must be between 40 and 250 cm'],
+    ['hba1c', 2.9, 'HbA1c must be between 3 and 20 %'],
+    ['hba1c', 20.1, 'HbA1c must be between 3 and 20 %'],
+    ['triglycerides', 19, 'Triglycerides must be between 20 and 5000 mg/dL'],
+    ['triglycerides', 5001, 'Triglycerides must be between 20 and 5000 mg/dL'],
+    ['blood_pressure', bp(59, 40), 'Systolic must be between 60 and 260 mmHg'],
+    ['blood_pressure', bp(261, 80), 'Systolic must be between 60 and 260 mmHg'],
+    ['blood_pressure', bp(120, 29), 'Diastolic must be between 30 and 160 mmHg'],
+    ['blood_pressure', bp(200, 161), 'Diastolic must be between 30 and 160 mmHg'],
+    ['blood_pressure', bp(80, 81), 'Systolic must be higher than diastolic'],
+  ])('a %s reading of %j is refused: %s', async (type, value, message) => {
+    const before = await people.healthItems();
+    const answer = await as('a').post('/v1/measurements', { type, value, takenAt: now() });
+    expect(answer).toMatchObject({ status: 400, body: { message } });
+    expect(await people.healthItems()).toEqual(before);
+  });
+
+  const sleepOf = (length: number, extra: Record<string, unknown> = {}) => {
+    const end = Date.now() - 60_000;
+    return {
+      kind: 'sleep',
+      start: new Date(end - length).toISOString(),
+      end: new Date(end).toISOString(),
+      ...extra,
+    };
+  };
+  const hour = 3_600_000;
+
+  it.each<[string, () => Record<string, unknown>]>([
+    ['a meal of 0 g of carbs', () => ({ ...LOG_SAMPLE.meal, carbsGrams: 0 })],
+    ['a meal of 1000 g of carbs', () => ({ ...LOG_SAMPLE.meal, carbsGrams: 1000 })],
+    ['a meal described in 500 characters', () => ({ ...LOG_SAMPLE.meal, description: 'x'.repeat(500) })],
+    ['an activity of 1 minute', () => ({ ...LOG_SAMPLE.activity, minutes: 1 })],
+    ['an activity of 1440 minutes', () => ({ ...LOG_SAMPLE.activity, minutes: 1440 })],
+    ['an activity named in 100 characters', () => ({ ...LOG_SAMPLE.activity, activity: 'x'.repeat(100) })],
+    ['a sleep of quality 1', () => sleepOf(8 * hour, { quality: 1 })],
+    ['a sleep of quality 5', () => sleepOf(8 * hour, { quality: 5 })],
+    ['a sleep of exactly 24 hours', () => sleepOf(24 * hour)],
+    ['a sleep of 1 minute', () => sleepOf(60_000)],
+  ])('%s is saved as sent', async (_name, body) => {
+    const sent = body();
+    const answer = await as('a').post<HealthLog>('/v1/logs', sent);
+    expect(answer.status).toBe(201);
+    expect(answer.body).toMatchObject(sent);
+    expect((await as('a').delete(`/v1/logs/${answer.body.logId}`)).status).toBe(204);
+  });
+
+  it.each<[string, () => Record<string, unknown>, string]>([
+    ['a meal of -0.1 g of carbs', () => ({ ...LOG_SAMPLE.meal, carbsGrams: -0.1 }), HEALTH_MESSAGES.carbs],
+    [
+      'a meal of 1000.1 g of carbs',
+      () => ({ ...LOG_SAMPLE.meal, carbsGrams: 1000.1 }),
+      HEALTH_MESSAGES.carbs,
+    ],
+    [
+      'a meal described in 501 characters',
+      () => ({ ...LOG_SAMPLE.meal, description: 'x'.repeat(501) }),
+      HEALTH_MESSAGES.mealDescription.tooLong,
+    ],
+    [
+      'an activity of 0 minutes',
+      () => ({ ...LOG_SAMPLE.activity, minutes: 0 }),
+      HEALTH_MESSAGES.activityMinutes,
+    ],
+    [
+      'an activity of 1441 minutes',
+      () => ({ ...LOG_SAMPLE.activity, minutes: 1441 }),
+      HEALTH_MESSAGES.activityMinutes,
+    ],
+    [
+      'an activity named in 101 characters',
+      () => ({ ...LOG_SAMPLE.activity, activity: 'x'.repeat(101) }),
+      HEALTH_MESSAGES.activityName.tooLong,
+    ],
+    ['a sleep of quality 0', () => sleepOf(8 * hour, { quality: 0 }), HEALTH_MESSAGES.sleepQuality],
+    ['a sleep of quality 6', () => sleepOf(8 * hour, { quality: 6 }), HEALTH_MESSAGES.sleepQuality],
+    ['a sleep of 24 hours and 1 minute', () => sleepOf(24 * hour + 60_000), HEALTH_MESSAGES.sleepTooLong],
+    ['a sleep that ends as it starts', () => sleepOf(0), HEALTH_MESSAGES.sleepEndsBeforeStart],
+  ])('%s is refused', async (_name, body, message) => {
+    const before = await people.healthItems();
+    expect(await as('a').post('/v1/logs', body())).toMatchObject({ status: 400, body: { message } });
+    expect(await people.healthItems()).toEqual(before);
+  });
+
+  const ahead = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+  it.each<[string, string, (at: string) => Record<string, unknown>, string]>([
+    ['a reading', '/v1/measurements', (at) => ({ type: 'weight', value: 80, takenAt: at }), 'Date and time'],
+    ['a meal', '/v1/logs', (at) => ({ ...LOG_SAMPLE.meal, eatenAt: at }), 'Meal time'],
+    ['an activity', '/v1/logs', (at) => ({ ...LOG_SAMPLE.activity, startedAt: at }), 'Start time'],
+    ['a sleep', '/v1/logs', (at) => ({ kind: 'sleep', start: minutesAgo(8 * 60), end: at }), 'Sleep end'],
+  ])(
+    '%s dated 4 minutes ahead (a phone clock running fast) is saved; 6 minutes ahead is refused',
+    async (_name, path, body, label) => {
+      const saved = await as('a').post<{ measurementId?: string; logId?: string }>(path, body(ahead(4)));
+      expect(saved.status).toBe(201);
+      const before = await people.healthItems();
+      expect(await as('a').post(path, body(ahead(6)))).toMatchObject({
+        status: 400,
+        body: { message: HEALTH_MESSAGES.timeInFuture(label) },
+      });
+      expect(await people.healthItems()).toEqual(before);
+      const id = saved.body.measurementId ?? saved.body.logId ?? '';
+      expect((await as('a').delete(`${path}/${id}`)).status).toBe(204);
+    },
+  );
+
+  it.each<[string, string, (at: string) => Record<string, unknown>, string]>([
+    ['a reading', '/v1/measurements', (at) => ({ type: 'weight', value: 80, takenAt: at }), 'Date and time'],
+    ['a meal', '/v1/logs', (at) => ({ ...LOG_SAMPLE.meal, eatenAt: at }), 'Meal time'],
+  ])(
+    '%s dated 1900-01-01T00:00:00Z is saved; a millisecond earlier is refused',
+    async (_name, path, body, label) => {
+      const saved = await as('a').post<{ measurementId?: string; logId?: string }>(
+        path,
+        body('1900-01-01T00:00:00.000Z'),
+      );
+      expect(saved.status).toBe(201);
+      const before = await people.healthItems();
+      expect(await as('a').post(path, body('1899-12-31T23:59:59.999Z'))).toMatchObject({
+        status: 400,
+        body: { message: HEALTH_MESSAGES.timeTooEarly(label) },
+      });
+      expect(await people.healthItems()).toEqual(before);
+      const id = saved.body.measurementId ?? saved.body.logId ?? '';
+      expect((await as('a').delete(`${path}/${id}`)).status).toBe(204);
+    },
+  );
 });
 
 describe('person B and person A', () => {

@@ -101,7 +101,10 @@ describe('wrong activation codes for one email', () => {
         body: { valid: false },
       });
 
-    expect(await verify(client, 'guessed@example.com', code)).toMatchObject(locked);
+    const lockedOut = await verify(client, 'guessed@example.com', code);
+    expect(lockedOut).toMatchObject(locked);
+    // SPEC-2 section 5, letter for letter.
+    expect(lockedOut.body.message).toBe('Too many attempts. Please wait 15 minutes and try again.');
     // The registration step checks the same lock.
     const registration = await client.post('/v1/auth/register-passkey', {
       email: 'guessed@example.com',
