@@ -3,6 +3,7 @@ import type { Role } from '../../../shared/constants';
 import { FullPageSpinner } from '../components/spinner';
 import { paths } from '../config/paths';
 import { useAuth } from '../lib/auth/auth-provider';
+import { afterSignIn } from '../lib/auth/return-to';
 import { hasAnyRole } from '../lib/auth/session-user';
 
 /** Signed-in only: 'Loading...' while the session resolves, /signin when there is none. */
@@ -21,10 +22,10 @@ export function RequireRole({ anyOf }: { anyOf: readonly Role[] }) {
   return <Outlet />;
 }
 
-/** /signin is for signed-out visitors; a signed-in one goes to the dashboard. */
+/** /signin is for signed-out visitors; a signed-in one goes to the dashboard (or back: 'Sign in again'). */
 export function GuestOnly() {
   const { state } = useAuth();
   if (state.status === 'loading') return <FullPageSpinner />;
-  if (state.status === 'signed-in') return <Navigate to={paths.dashboard} replace />;
+  if (state.status === 'signed-in') return <Navigate to={afterSignIn(state.user.userId)} replace />;
   return <Outlet />;
 }

@@ -5,7 +5,8 @@ import { useSignOutToSignIn } from '../lib/auth/use-sign-out';
 /**
  * 'Sign in again', offered beside a refusal that asks for a fresh sign-in: a 401 from an action that
  * needs a sign-in within the last 10 minutes (managing passkeys, deleting the account, issuing a
- * recovery code). A 401 that ends the session is handled by the API client before any screen sees it.
+ * recovery code); the next sign-in by the same person comes back to this page. A 401 that ends the
+ * session is handled by the API client before any screen sees it.
  * Renders nothing for any other error.
  */
 export function SignInAgain({ error }: { error: unknown }) {
@@ -15,7 +16,7 @@ export function SignInAgain({ error }: { error: unknown }) {
     <button
       type="button"
       className="button button--secondary button--small"
-      onClick={() => void signOutToSignIn()}
+      onClick={() => void signOutToSignIn({ comeBack: true })}
     >
       {ACCOUNT_LABELS.signInAgain}
     </button>

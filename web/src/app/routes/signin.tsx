@@ -1,8 +1,10 @@
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { useNavigate } from 'react-router';
+import { paths } from '../../config/paths';
 import { SignInHostContext, SignInPage, type SignInHost } from '../../features/auth/signin-page';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { preloadAuthSignIn } from '../../lib/auth/load-auth';
+import { afterSignIn, forgetComeBack } from '../../lib/auth/return-to';
 import { preloadDashboard } from '../route-modules';
 
 /** Intent to sign in: Amplify's sign-in calls, then the dashboard's chunks, fetched ahead. */
@@ -18,10 +20,20 @@ const preloadSignIn = () => {
 export function SignInRoute() {
   const navigate = useNavigate();
   const { completePasskeySignIn } = useAuth();
+  /** Who signed in: 'Sign in again' brings only them back to the page they were on. */
+  const signedIn = useRef<string | undefined>(undefined);
   const host = useMemo<SignInHost>(
     () => ({
-      completePasskeySignIn,
-      navigate: (path, { replace }) => navigate(path, { replace }),
+      completePasskeySignIn: async (proof) => {
+        const user = await completePasskeySignIn(proof);
+        signedIn.current = user.userId;
+        return user;
+      },
+      navigate: (path, { replace }) => {
+        const to = path === paths.dashboard ? afterSignIn(signedIn.current) : path;
+        forgetComeBack();
+        return navigate(to, { replace });
+      },
       preloadSignIn,
     }),
     [completePasskeySignIn, navigate],

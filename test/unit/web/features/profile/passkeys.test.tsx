@@ -3,8 +3,11 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_MESSAGES, type Passkey } from '../../../../../shared/account';
 import * as cognito from '../../support/cognito-mock';
 import {
+  authenticationOptions,
+  authenticationResponse,
   completeProfile,
   passkeyItem,
+  passkeyProof,
   registrationOptions,
   registrationResponse,
   sessionUser,
@@ -133,6 +136,44 @@ describe('Profile page: Passkeys', () => {
     await app.user.click(within(alert).getByRole('button', { name: 'Sign in again' }));
     await waitFor(() => expect(app.location().pathname).toBe('/signin'));
     expect(cognito.signOut).toHaveBeenCalledTimes(1);
+  });
+
+  describe("after 'Sign in again'", () => {
+    /** The 401, 'Sign in again', then a passkey sign-in on /signin as `who`. */
+    const signInAgainAs = async (who: ReturnType<typeof sessionUser>) => {
+      api.set(`POST ${PASSKEYS}/options`, failure(401, ACCOUNT_MESSAGES.reauthRequired));
+      api.set('POST /v1/auth/initiate-signin', {
+        sessionId: 'session-1',
+        authenticationOptions: authenticationOptions(),
+      });
+      api.set('POST /v1/auth/verify-webauthn', passkeyProof());
+      passkey.getPasskeyAssertion.mockResolvedValue(authenticationResponse());
+      cognito.signInWithPasskeyProof.mockImplementation(() => {
+        cognito.givenSession(who);
+        return Promise.resolve(who);
+      });
+      const { app, section } = await open();
+      await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
+      await app.user.click(
+        within(await section.findByRole('alert')).getByRole('button', { name: 'Sign in again' }),
+      );
+      await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+      await app.user.click(await screen.findByRole('button', { name: 'Sign In with Passkey' }));
+      return app;
+    };
+
+    it('the same person comes back to the page they were on', async () => {
+      const app = await signInAgainAs(sessionUser(['user']));
+      await waitFor(() => expect(app.location().pathname).toBe('/dashboard/profile'));
+      expect(await screen.findByRole('button', { name: 'Add a passkey' })).toBeEnabled();
+    });
+
+    it('someone else who signs in on the browser starts at the dashboard', async () => {
+      const app = await signInAgainAs(
+        sessionUser(['user'], { userId: '99999999-9999-4999-8999-999999999999', email: 'other@example.com' }),
+      );
+      await waitFor(() => expect(app.location().pathname).toBe('/dashboard'));
+    });
   });
 
   it('removes a passkey after the SPEC confirm prompt, then lists the rest', async () => {

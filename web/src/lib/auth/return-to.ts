@@ -1,0 +1,25 @@
+import { paths } from '../../config/paths';
+
+/**
+ * 'Sign in again' (a fresh sign-in an action asked for) brings the person back to the page they were
+ * on, not to the dashboard's first page. Only the same person comes back there; anyone else who signs
+ * in on the browser starts at the dashboard. Kept in memory, not in the router's state: the guard that
+ * sends a signed-out page to /signin navigates too, and would drop it. A reload forgets it.
+ */
+let comeBack: { path: string; userId: string } | undefined;
+
+/** After the sign-out, the next sign-in by `userId` lands on `path` (a dashboard page). */
+export const comeBackAfterSignIn = (path: string, userId: string): void => {
+  comeBack = { path, userId };
+};
+
+/** A sign-out that asks for no return (the sidebar's Sign Out), or a sign-in that went back. */
+export const forgetComeBack = (): void => {
+  comeBack = undefined;
+};
+
+/** Where a sign-in by `userId` lands: back where 'Sign in again' was pressed, or the dashboard. */
+export const afterSignIn = (userId: string | undefined): string =>
+  comeBack !== undefined && comeBack.userId === userId && comeBack.path.startsWith(`${paths.dashboard}/`)
+    ? comeBack.path
+    : paths.dashboard;
