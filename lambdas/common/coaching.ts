@@ -160,3 +160,10 @@ export const personFrom = (userId: string, profile: ProfileNames | undefined): P
 /** One person's email and names from their profile. */
 export const getPerson = async (userId: string): Promise<Person | undefined> =>
   personFrom(userId, (await getProfileNames([userId])).get(userId));
+
+/** The client's coach as My Coach names them; null for none. */
+export const coachOf = async (clientId: string): Promise<Person | null> => {
+  const state = await getClientCoach(clientId);
+  if (state?.coachId === undefined) return null;
+  return (await getPerson(state.coachId)) ?? null;
+};

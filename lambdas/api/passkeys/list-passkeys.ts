@@ -3,15 +3,13 @@
  * handle, so the SPA can tell the browser which passkeys still work after any change (Signal API).
  */
 import { httpHandler, ok } from '../../common/http';
-import { byCreation, toPasskey } from '../../common/passkey-view';
+import { listedPasskeys } from '../../common/passkey-view';
 import { getAccount } from '../../common/repositories/accounts';
-import { getPasskeySummaries } from '../../common/repositories/passkeys';
 
 export const handler = httpHandler({ auth: 'user' }, async ({ caller }) => {
   const account = await getAccount(caller.sub);
-  const passkeys = await getPasskeySummaries(account?.credentialIds ?? []);
   return ok({
-    passkeys: passkeys.map(toPasskey).sort(byCreation),
+    passkeys: await listedPasskeys(account?.credentialIds ?? []),
     ...(account && { userHandle: account.userHandle }),
   });
 });

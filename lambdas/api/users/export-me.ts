@@ -17,12 +17,11 @@ import { HttpError, NotFound } from '../../common/errors';
 import { fhirBundle } from '../../common/fhir-export';
 import { fitsOneAnswer, httpHandler, ok, type HttpResult } from '../../common/http';
 import { whileSessionHolds } from '../../common/session';
-import { getPerson } from '../../common/coaching';
-import { byCreation, toPasskey } from '../../common/passkey-view';
+import { coachOf } from '../../common/coaching';
+import { listedPasskeys } from '../../common/passkey-view';
 import { getAccount } from '../../common/repositories/accounts';
-import { getClientCoach, listAllNotes } from '../../common/repositories/coaching';
+import { listAllNotes } from '../../common/repositories/coaching';
 import { listAllRecords } from '../../common/repositories/health-records';
-import { getPasskeySummaries } from '../../common/repositories/passkeys';
 import { getProfile } from '../../common/repositories/profiles';
 
 const download = (name: string) => ({ 'Content-Disposition': `attachment; filename="${name}"` });
@@ -32,15 +31,11 @@ const download = (name: string) => ({ 'Content-Disposition': `attachment; filena
  * creation, its passkeys, its coach), the profile, every measurement, log and note written to them.
  */
 const jsonExport = async (userId: string, profile: UserProfile, measurements: Measurement[]) => {
-  const [account, coaching, logs, coachNotes] = await Promise.all([
+  const [account, coach, logs, coachNotes] = await Promise.all([
     getAccount(userId),
-    getClientCoach(userId),
+    coachOf(userId),
     listAllRecords(userId, 'L') as Promise<HealthLog[]>,
     listAllNotes(userId),
-  ]);
-  const [passkeys, coach] = await Promise.all([
-    getPasskeySummaries(account?.credentialIds ?? []),
-    coaching?.coachId === undefined ? undefined : getPerson(coaching.coachId),
   ]);
   return {
     account: account && {
@@ -50,8 +45,8 @@ const jsonExport = async (userId: string, profile: UserProfile, measurements: Me
       createdAt: account.createdAt,
     },
     profile,
-    passkeys: passkeys.map(toPasskey).sort(byCreation),
-    coach: coach ?? null,
+    passkeys: await listedPasskeys(account?.credentialIds ?? []),
+    coach,
     measurements,
     logs,
     coachNotes,

@@ -70,8 +70,9 @@ export const useFocusTrap = (
     document.addEventListener('keydown', onKeyDown);
     return () => {
       document.removeEventListener('keydown', onKeyDown);
-      const target = returnTarget() ?? previous;
+      const target = returnTarget();
       if (target?.isConnected) target.focus();
+      else if (previous?.isConnected) previous.focus();
       else if (around?.isConnected) around.focus();
     };
   }, [active, container, hasEscape]);
