@@ -3,6 +3,7 @@
  * which carries lib/passkey.ts, does not carry it: the Profile page signals after a change, and a
  * sign-in (loaded on the click) signals a passkey the server does not know.
  */
+import { ApiError } from './api-error';
 
 interface AllAcceptedCredentialsOptions {
   rpId: string;
@@ -66,4 +67,17 @@ export const signalUnknownPasskey = async ({
   } catch {
     // Advice to the browser only.
   }
+};
+
+/**
+ * After the server refused a passkey the device has just made (a 4xx: nothing was stored), tells the
+ * browser the server does not know it, so the provider does not keep offering a passkey that cannot
+ * sign in. A failure without the server's answer (the network, a 5xx) may have stored it: not signalled.
+ */
+export const signalRefusedPasskey = async (
+  error: unknown,
+  passkey: { rpId?: string | undefined; credentialId: string },
+): Promise<void> => {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500)
+    await signalUnknownPasskey(passkey);
 };

@@ -283,6 +283,20 @@ describe('/activate', () => {
     expect(cognito.signInWithPasskeyProof).not.toHaveBeenCalled();
   });
 
+  it('tells the browser the passkey the server refused is unknown, so it is not offered at sign-in', async () => {
+    const signalUnknownCredential = vi.fn(() => Promise.resolve());
+    vi.stubGlobal('PublicKeyCredential', { signalUnknownCredential });
+    api.set('POST /v1/auth/register-passkey', failure(409, 'This activation code has already been used.'));
+    const app = await open();
+    await fillAndVerify(app);
+    await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));
+    await screen.findByRole('alert');
+    expect(signalUnknownCredential).toHaveBeenCalledWith({
+      rpId: registrationOptions().rp.id,
+      credentialId: registrationResponse().id,
+    });
+  });
+
   it('asks to start over when step 2 is reached without verification data', async () => {
     const app = await open('/activate?code=ABCD2345EFGH6789&step=passkey');
     await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));

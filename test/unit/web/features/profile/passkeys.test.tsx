@@ -122,6 +122,30 @@ describe('Profile page: Passkeys', () => {
     expect(api.callsTo('POST', PASSKEYS)).toHaveLength(0);
   });
 
+  it('tells the browser a passkey the server refused is unknown, not one whose answer was lost', async () => {
+    const signalUnknownCredential = vi.fn(() => Promise.resolve());
+    vi.stubGlobal('PublicKeyCredential', { signalUnknownCredential });
+    api.set(
+      `POST ${PASSKEYS}`,
+      failure(400, 'Passkey registration could not be verified. Please start over.'),
+    );
+    const { app, section } = await open();
+    await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
+    await section.findByRole('alert');
+    // The device made it; the server stored nothing: the provider stops offering it.
+    expect(signalUnknownCredential).toHaveBeenCalledWith({
+      rpId: 'localhost',
+      credentialId: registrationResponse().id,
+    });
+
+    signalUnknownCredential.mockClear();
+    api.set(`POST ${PASSKEYS}`, failure(503, 'Service unavailable'));
+    await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
+    await waitFor(() => expect(api.callsTo('POST', PASSKEYS).length).toBeGreaterThanOrEqual(2));
+    await waitFor(() => expect(section.getByRole('button', { name: 'Add a passkey' })).toBeEnabled());
+    expect(signalUnknownCredential).not.toHaveBeenCalled();
+  });
+
   it('asks for a fresh sign-in when adding answers 401, without signing out by itself', async () => {
     api.set(`POST ${PASSKEYS}/options`, failure(401, ACCOUNT_MESSAGES.reauthRequired));
     const { app, section } = await open();

@@ -13,7 +13,7 @@ import {
   isWebAuthnSupported,
   type RegistrationResponseJSON,
 } from '../../../lib/passkey';
-import { signalAcceptedPasskeys } from '../../../lib/passkey-signal';
+import { signalAcceptedPasskeys, signalRefusedPasskey } from '../../../lib/passkey-signal';
 import type { ActivationInput } from './verify-activation';
 
 export type Verification = Extract<ActivationVerifyResponse, { valid: true }>;
@@ -56,6 +56,12 @@ export const runActivation = async (
     cognitoUsername: verification.cognitoUsername,
     registrationResponse,
     expectedChallenge: verification.registrationOptions.challenge,
+  }).catch(async (error: unknown) => {
+    await signalRefusedPasskey(error, {
+      rpId: verification.registrationOptions.rp.id,
+      credentialId: registrationResponse.id,
+    });
+    throw error;
   });
   // The new passkey is now the account's only one (a recovery removed the others): a passkey provider
   // that still holds an earlier one of this account, synced from the lost device, stops offering it.

@@ -7,6 +7,7 @@ import {
 } from '../../../../../shared/account';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
 import { createPasskey, type RegistrationResponseJSON } from '../../../lib/passkey';
+import { signalRefusedPasskey } from '../../../lib/passkey-signal';
 import { refreshPasskeys } from '../passkey-signal';
 import { createPasskeyOptions } from './create-passkey-options';
 
@@ -40,7 +41,10 @@ export const useAddPasskey = () => {
       const checkedName = name === undefined ? undefined : validateRequest(passkeyNameSchema, name);
       const options = await createPasskeyOptions();
       const registrationResponse = await createPasskey(options);
-      return addPasskey({ registrationResponse, name: checkedName });
+      return addPasskey({ registrationResponse, name: checkedName }).catch(async (error: unknown) => {
+        await signalRefusedPasskey(error, { rpId: options.rp.id, credentialId: registrationResponse.id });
+        throw error;
+      });
     },
     retry: false,
     onSuccess: () => refreshPasskeys(queryClient),
