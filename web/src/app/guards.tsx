@@ -1,14 +1,21 @@
+import { useEffect } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import type { Role } from '../../../shared/constants';
 import { FullPageSpinner } from '../components/spinner';
 import { paths } from '../config/paths';
 import { useAuth } from '../lib/auth/auth-provider';
-import { afterSignIn } from '../lib/auth/return-to';
+import { afterSignIn, forgetComeBack } from '../lib/auth/return-to';
 import { hasAnyRole } from '../lib/auth/session-user';
 
 /** Signed-in only: 'Loading...' while the session resolves, /signin when there is none. */
 export function RequireAuth() {
   const { state } = useAuth();
+  // A page reached signed in: any return 'Sign in again' asked for is done (both the sign-in page and
+  // GuestOnly read it until then, so they send the person to the same place).
+  const signedIn = state.status === 'signed-in';
+  useEffect(() => {
+    if (signedIn) forgetComeBack();
+  }, [signedIn]);
   if (state.status === 'loading') return <FullPageSpinner />;
   if (state.status === 'signed-out') return <Navigate to={paths.signin} replace />;
   return <Outlet />;

@@ -4,7 +4,7 @@ import { paths } from '../../config/paths';
 import { SignInHostContext, SignInPage, type SignInHost } from '../../features/auth/signin-page';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { preloadAuthSignIn } from '../../lib/auth/load-auth';
-import { afterSignIn, forgetComeBack } from '../../lib/auth/return-to';
+import { afterSignIn } from '../../lib/auth/return-to';
 import { preloadDashboard } from '../route-modules';
 
 /** Intent to sign in: Amplify's sign-in calls, then the dashboard's chunks, fetched ahead. */
@@ -29,11 +29,9 @@ export function SignInRoute() {
         signedIn.current = user.userId;
         return user;
       },
-      navigate: (path, { replace }) => {
-        const to = path === paths.dashboard ? afterSignIn(signedIn.current) : path;
-        forgetComeBack();
-        return navigate(to, { replace });
-      },
+      // The same place as GuestOnly's redirect, which the new session sets off too.
+      navigate: (path, { replace }) =>
+        navigate(path === paths.dashboard ? afterSignIn(signedIn.current) : path, { replace }),
       preloadSignIn,
     }),
     [completePasskeySignIn, navigate],

@@ -13,7 +13,7 @@ export const comeBackAfterSignIn = (path: string, userId: string): void => {
   comeBack = { path, userId };
 };
 
-/** A sign-out that asks for no return (the sidebar's Sign Out), or a sign-in that went back. */
+/** A sign-out that asks for no return (the sidebar's Sign Out), or a signed-in page reached. */
 export const forgetComeBack = (): void => {
   comeBack = undefined;
 };

@@ -122,7 +122,7 @@ describe('Profile page: Passkeys', () => {
     expect(api.callsTo('POST', PASSKEYS)).toHaveLength(0);
   });
 
-  it('tells the browser a passkey the server refused is unknown, not one whose answer was lost', async () => {
+  it('tells the browser a passkey the server refused is unknown, not one it holds or whose answer was lost', async () => {
     const signalUnknownCredential = vi.fn(() => Promise.resolve());
     vi.stubGlobal('PublicKeyCredential', { signalUnknownCredential });
     api.set(
@@ -138,10 +138,17 @@ describe('Profile page: Passkeys', () => {
       credentialId: registrationResponse().id,
     });
 
+    // One the server holds already ('already registered') stays offered.
     signalUnknownCredential.mockClear();
+    api.set(`POST ${PASSKEYS}`, failure(409, ACCOUNT_MESSAGES.passkeyExists));
+    await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
+    await waitFor(() => expect(api.callsTo('POST', PASSKEYS)).toHaveLength(2));
+    expect(await section.findByRole('alert')).toHaveTextContent(ACCOUNT_MESSAGES.passkeyExists);
+    expect(signalUnknownCredential).not.toHaveBeenCalled();
+
     api.set(`POST ${PASSKEYS}`, failure(503, 'Service unavailable'));
     await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
-    await waitFor(() => expect(api.callsTo('POST', PASSKEYS).length).toBeGreaterThanOrEqual(2));
+    await waitFor(() => expect(api.callsTo('POST', PASSKEYS).length).toBeGreaterThanOrEqual(3));
     await waitFor(() => expect(section.getByRole('button', { name: 'Add a passkey' })).toBeEnabled());
     expect(signalUnknownCredential).not.toHaveBeenCalled();
   });
@@ -186,10 +193,17 @@ describe('Profile page: Passkeys', () => {
       return app;
     };
 
+    /** Once every navigation the sign-in set off has run, where the browser is. */
+    const settledAt = async (app: Awaited<ReturnType<typeof signInAgainAs>>) => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return app.location().pathname;
+    };
+
     it('the same person comes back to the page they were on', async () => {
       const app = await signInAgainAs(sessionUser(['user']));
-      await waitFor(() => expect(app.location().pathname).toBe('/dashboard/profile'));
       expect(await screen.findByRole('button', { name: 'Add a passkey' })).toBeEnabled();
+      expect(await settledAt(app)).toBe('/dashboard/profile');
+      expect(screen.getByRole('button', { name: 'Add a passkey' })).toBeInTheDocument();
     });
 
     it('someone else who signs in on the browser starts at the dashboard', async () => {
@@ -197,6 +211,7 @@ describe('Profile page: Passkeys', () => {
         sessionUser(['user'], { userId: '99999999-9999-4999-8999-999999999999', email: 'other@example.com' }),
       );
       await waitFor(() => expect(app.location().pathname).toBe('/dashboard'));
+      expect(await settledAt(app)).toBe('/dashboard');
     });
   });
 
