@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,7 +17,7 @@ import {
 import { ACCOUNT_MESSAGES } from '../../shared/account';
 import { AUDIT_RETENTION_DAYS, type AuditEvent } from '../../shared/audit';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
-import { localDocuments } from '../fixtures/aws-env';
+import { storeAuditEvent } from '../fixtures/aws-env';
 import { startPeople, type People } from '../fixtures/health-people';
 import { refuse } from '../fixtures/interleave';
 
@@ -684,33 +683,18 @@ describe("the Audit Log's `from` and `to`", () => {
       recent: new Date(now - 10 * DAY).toISOString(),
     };
     const ids = new Map<string, keyof typeof times>();
-    const documents = localDocuments();
-    try {
-      for (const [name, at] of Object.entries(times) as [keyof typeof times, string][]) {
-        const eventId = randomUUID();
-        ids.set(eventId, name);
-        await documents.send(
-          new PutCommand({
-            TableName: world.stack.tables.auditEvents,
-            Item: {
-              eventId,
-              at,
-              type: 'roles.changed',
-              actorId: world.admin.userId,
-              subjectId,
-              outcome: 'success',
-              ip: '127.0.0.1',
-              userAgent: 'a browser',
-              details: { from: ['users'], to: ['coaches'] },
-              pk: at.slice(0, 7),
-              sk: `${at}#${eventId}`,
-              expiresAt: Math.floor(Date.parse(at) / 1000) + AUDIT_RETENTION_DAYS * 86_400,
-            },
-          }),
-        );
-      }
-    } finally {
-      documents.destroy();
+    for (const [name, at] of Object.entries(times) as [keyof typeof times, string][]) {
+      const eventId = randomUUID();
+      ids.set(eventId, name);
+      await storeAuditEvent(world.stack.tables.auditEvents, {
+        eventId,
+        at,
+        type: 'roles.changed',
+        actorId: world.admin.userId,
+        subjectId,
+        userAgent: 'a browser',
+        details: { from: ['users'], to: ['coaches'] },
+      });
     }
     /** Every event the query finds, page after page, newest first; and those of this test by name. */
     const audit = async (query: Record<string, string>) => {

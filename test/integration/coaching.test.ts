@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_MESSAGES, SECURITY_EVENT_TYPES, type AuditEvent, type AuditPerson } from '../../shared/audit';
 import { COACHING_MESSAGES, type CoachClient, type CoachNote, type MyCoach } from '../../shared/coaching';
@@ -17,7 +17,7 @@ import { API_MESSAGES, VALIDATION } from '../../shared/messages';
 import type { AdminUserListItem } from '../../shared/schemas';
 import { TABLES } from '../../shared/tables';
 import { createTables } from '../../infra/local/tables';
-import { localDocuments } from '../fixtures/aws-env';
+import { localDocuments, storeAuditEvent } from '../fixtures/aws-env';
 import { interleave } from '../fixtures/interleave';
 import { startPeople, type People, type Person } from '../fixtures/health-people';
 
@@ -561,33 +561,17 @@ describe('the audit log', () => {
   });
 
   it('still shows the events stored before they were indexed for it (0.6.0), in their place', async () => {
-    const documents = localDocuments();
     const at = new Date(Date.now() - 60_000).toISOString();
     const eventId = randomUUID();
-    try {
-      // A sign-in of V's as 0.6.0 stored it: no `activityOf`.
-      await documents.send(
-        new PutCommand({
-          TableName: world.stack.tables.auditEvents,
-          Item: {
-            eventId,
-            at,
-            type: 'signin.succeeded',
-            actorId: v.userId,
-            subjectId: v.userId,
-            outcome: 'success',
-            ip: '127.0.0.1',
-            userAgent: 'an older browser',
-            details: {},
-            pk: at.slice(0, 7),
-            sk: `${at}#${eventId}`,
-            expiresAt: Math.floor(Date.now() / 1000) + 86_400,
-          },
-        }),
-      );
-    } finally {
-      documents.destroy();
-    }
+    // A sign-in of V's as 0.6.0 stored it: no `activityOf`.
+    await storeAuditEvent(world.stack.tables.auditEvents, {
+      eventId,
+      at,
+      type: 'signin.succeeded',
+      actorId: v.userId,
+      subjectId: v.userId,
+      userAgent: 'an older browser',
+    });
     if (!v.authenticator) throw new Error('V has no passkey');
     await world.http.signIn(v.authenticator);
     const activity = await call<{ events: AuditEvent[] }>(v, 'GET', '/v1/users/me/activity');
