@@ -43,13 +43,14 @@ const hoursAgo = (hours: number) => new Date(NOW - hours * HOUR).toISOString();
 const when = (iso: string) =>
   new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
-/** GET answers newest first and honours `from`, like the server. */
+/** GET answers newest first and honours `from` and `to` (both included), like the server. */
 const listed =
   <T,>(items: () => T[], timeOf: (item: T) => string) =>
   (call: RecordedCall) =>
     json({
       items: items()
         .filter((item) => !call.query.from || timeOf(item) >= call.query.from)
+        .filter((item) => !call.query.to || timeOf(item) <= call.query.to)
         .sort((a, b) => Date.parse(timeOf(b)) - Date.parse(timeOf(a))),
     });
 
@@ -211,6 +212,54 @@ describe('Metrics & Analytics', () => {
     await waitFor(() =>
       expect(within(entries).getByRole('group', { name: HEALTH_MESSAGES.noEntries })).toHaveFocus(),
     );
+  });
+
+  it('shows the entries before the period only when asked, and deletes one there', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const recent = measurement({ type: 'weight', value: 70, takenAt: hoursAgo(1) });
+    const old = measurement({ type: 'weight', value: 72, takenAt: hoursAgo(200 * 24) });
+    const oldMeal = mealLog({ description: 'Porridge', eatenAt: hoursAgo(400 * 24) });
+    measurements = [recent, old];
+    logs = [oldMeal];
+    api.set(`DELETE /v1/measurements/${old.measurementId}`, () => {
+      measurements = [recent];
+      return new Response(null, { status: 204 });
+    });
+    api.set(`DELETE /v1/logs/${oldMeal.logId}`, () => {
+      logs = [];
+      return new Response(null, { status: 204 });
+    });
+    const app = await open();
+    expect(entryItems()).toHaveLength(1);
+    // Nothing before the period is read until the person asks.
+    expect(api.calls.filter((call) => call.query.to)).toEqual([]);
+
+    await app.user.click(screen.getByRole('button', { name: 'Show older entries' }));
+    const older = await screen.findByRole('region', { name: 'Older entries' });
+    const before = new Date(Date.parse(periodStart(30)) - 1).toISOString();
+    for (const path of ['/v1/measurements', '/v1/logs'])
+      expect(api.callsTo('GET', path).at(-1)?.query).toEqual({ to: before, limit: '200' });
+    await waitFor(() => expect(within(older).getAllByRole('listitem')).toHaveLength(2));
+    expect(within(older).getByRole('heading', { name: 'Older entries' })).toHaveFocus();
+    expect(
+      within(older)
+        .getAllByRole('listitem')
+        .map((item) => item.querySelector('.entry__title')?.textContent),
+    ).toEqual(['Weight', 'Meal']);
+
+    await app.user.click(
+      within(older).getByRole('button', { name: `Delete Weight from ${when(old.takenAt)}` }),
+    );
+    expect(confirm).toHaveBeenCalledWith('Delete this entry?');
+    await waitFor(() => expect(within(older).getAllByRole('listitem')).toHaveLength(1));
+    await app.user.click(
+      within(older).getByRole('button', { name: `Delete Meal from ${when(oldMeal.eatenAt)}` }),
+    );
+    expect(await within(older).findByText('No older entries.')).toBeInTheDocument();
+    // The period's own entry stays.
+    expect(
+      screen.getByRole('button', { name: `Delete Weight from ${when(recent.takenAt)}` }),
+    ).toBeInTheDocument();
   });
 
   it('keeps the entry when the prompt is cancelled', async () => {

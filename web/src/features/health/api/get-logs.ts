@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { LIST_LIMIT, type LogKind } from '../../../../../shared/health';
 import { logPageSchema, type HealthLog, type LogPage } from '../../../../../shared/health-schemas';
 import { apiRequest } from '../../../lib/api-client';
-import { collectPages, listPath, type Collected } from './list-pages';
+import { collectPages, listPath, type Collected, type RecordRange } from './list-pages';
 import { OWN_RECORDS, type RecordSource } from './record-source';
 
 /** Every query of the person's own daily logs starts with this key. */
@@ -23,18 +23,19 @@ export interface LogListQuery {
 export const getLogPage = (query: LogListQuery, source: RecordSource = OWN_RECORDS): Promise<LogPage> =>
   apiRequest(listPath(`${source.basePath}/logs`, { ...query }), { schema: logPageSchema });
 
-/** Every meal, activity and sleep logged since `from` (bounded: see `collectPages`). */
-export const getLogsSince = (
-  from: string,
+/** Every meal, activity and sleep logged in `range` (bounded: see `collectPages`). */
+export const getLogsIn = (
+  range: RecordRange,
   source: RecordSource = OWN_RECORDS,
 ): Promise<Collected<HealthLog>> =>
-  collectPages((cursor) => getLogPage({ from, limit: LIST_LIMIT.max, cursor }, source));
+  collectPages((cursor) => getLogPage({ ...range, limit: LIST_LIMIT.max, cursor }, source));
 
-export const logsSinceQueryOptions = (from: string, source: RecordSource = OWN_RECORDS) =>
+export const logsInQueryOptions = (range: RecordRange, source: RecordSource = OWN_RECORDS) =>
   queryOptions({
-    queryKey: [...logsKeyOf(source), 'since', from],
-    queryFn: () => getLogsSince(from, source),
+    queryKey: [...logsKeyOf(source), 'in', range],
+    queryFn: () => getLogsIn(range, source),
   });
 
-export const useLogsSince = (from: string, source: RecordSource = OWN_RECORDS) =>
-  useQuery(logsSinceQueryOptions(from, source));
+/** Every log in `range`; read only while `enabled`. */
+export const useLogsIn = (range: RecordRange, source: RecordSource = OWN_RECORDS, enabled = true) =>
+  useQuery({ ...logsInQueryOptions(range, source), enabled });

@@ -6,7 +6,7 @@ import {
   type MeasurementPage,
 } from '../../../../../shared/health-schemas';
 import { apiRequest } from '../../../lib/api-client';
-import { collectPages, listPath, type Collected } from './list-pages';
+import { collectPages, listPath, type Collected, type RecordRange } from './list-pages';
 import { OWN_RECORDS, type RecordSource } from './record-source';
 
 /** Every query of the person's own measurements starts with this key, so one invalidation refreshes them all. */
@@ -30,18 +30,19 @@ export const getMeasurementPage = (
 ): Promise<MeasurementPage> =>
   apiRequest(listPath(`${source.basePath}/measurements`, { ...query }), { schema: measurementPageSchema });
 
-/** Every measurement taken since `from` (bounded: see `collectPages`). */
-export const getMeasurementsSince = (
-  from: string,
+/** Every measurement taken in `range` (bounded: see `collectPages`). */
+export const getMeasurementsIn = (
+  range: RecordRange,
   source: RecordSource = OWN_RECORDS,
 ): Promise<Collected<Measurement>> =>
-  collectPages((cursor) => getMeasurementPage({ from, limit: LIST_LIMIT.max, cursor }, source));
+  collectPages((cursor) => getMeasurementPage({ ...range, limit: LIST_LIMIT.max, cursor }, source));
 
-export const measurementsSinceQueryOptions = (from: string, source: RecordSource = OWN_RECORDS) =>
+export const measurementsInQueryOptions = (range: RecordRange, source: RecordSource = OWN_RECORDS) =>
   queryOptions({
-    queryKey: [...measurementsKeyOf(source), 'since', from],
-    queryFn: () => getMeasurementsSince(from, source),
+    queryKey: [...measurementsKeyOf(source), 'in', range],
+    queryFn: () => getMeasurementsIn(range, source),
   });
 
-export const useMeasurementsSince = (from: string, source: RecordSource = OWN_RECORDS) =>
-  useQuery(measurementsSinceQueryOptions(from, source));
+/** Every measurement in `range`; read only while `enabled`. */
+export const useMeasurementsIn = (range: RecordRange, source: RecordSource = OWN_RECORDS, enabled = true) =>
+  useQuery({ ...measurementsInQueryOptions(range, source), enabled });

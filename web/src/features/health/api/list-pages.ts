@@ -5,6 +5,10 @@
  */
 export const MAX_PAGES = 10;
 
+/** A period of records: since `from`, or up to `to` (both included, as the API takes them). */
+export type RecordRange =
+  { readonly from: string; readonly to?: never } | { readonly to: string; readonly from?: never };
+
 export interface Collected<Item> {
   items: Item[];
   /** False when the bound stopped the reading before the last page. */

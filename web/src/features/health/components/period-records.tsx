@@ -2,8 +2,8 @@ import { useMemo, useState, type ReactNode } from 'react';
 import type { MeasurementSystem } from '../../../../../shared/health';
 import { Alert } from '../../../components/alert';
 import { Spinner } from '../../../components/spinner';
-import { useLogsSince } from '../api/get-logs';
-import { useMeasurementsSince } from '../api/get-measurements';
+import { useLogsIn } from '../api/get-logs';
+import { useMeasurementsIn } from '../api/get-measurements';
 import type { RecordSource } from '../api/record-source';
 import { mergeEntries, type Entry } from '../entries';
 import { DEFAULT_PERIOD, periodStart, type PeriodDays } from '../period';
@@ -11,6 +11,7 @@ import { PeriodSelector } from './period-selector';
 import { ProgressCharts } from './progress-charts';
 import { RecentEntries } from './recent-entries';
 import { LoadFailed } from '../../../components/load-failed';
+import { OlderEntries } from './older-entries';
 
 interface PeriodRecordsProps {
   /** Whose records: the person's own, or (for their coach) a client's. */
@@ -27,7 +28,8 @@ interface PeriodRecordsProps {
 
 /**
  * The period selector, Progress Charts and Recent Entries over 7, 30 or 90 days of one person's
- * records: Metrics & Analytics for the person's own, the client detail for a coach.
+ * records, and the entries before on request: Metrics & Analytics for the person's own, the client
+ * detail for a coach.
  */
 export function PeriodRecords({
   source,
@@ -39,8 +41,9 @@ export function PeriodRecords({
 }: PeriodRecordsProps) {
   const [days, setDays] = useState<PeriodDays>(DEFAULT_PERIOD);
   const from = useMemo(() => periodStart(days), [days]);
-  const measurements = useMeasurementsSince(from, source);
-  const logs = useLogsSince(from, source);
+  const range = useMemo(() => ({ from }), [from]);
+  const measurements = useMeasurementsIn(range, source);
+  const logs = useLogsIn(range, source);
   const entries = useMemo(
     () => mergeEntries(measurements.data?.items ?? [], logs.data?.items ?? []),
     [measurements.data, logs.data],
@@ -88,6 +91,15 @@ export function PeriodRecords({
             {...(onDelete && { onDelete, deletingId: deletingId ?? null })}
           />
         ))}
+        {!loadError && (
+          <OlderEntries
+            source={source}
+            system={system}
+            before={from}
+            loadFailed={loadFailed}
+            {...(onDelete && { onDelete, deletingId: deletingId ?? null })}
+          />
+        )}
       </section>
     </>
   );
