@@ -109,6 +109,25 @@ describe('Client detail', () => {
     );
   });
 
+  it("lists the client's entries before the period on request, from the coach routes, read-only", async () => {
+    const old = measurement({
+      userId: CLIENT.userId,
+      type: 'weight',
+      value: 70,
+      takenAt: hoursAgo(200 * 24),
+    });
+    api.set(`GET ${BASE}/measurements`, (call) => json({ items: call.query.to ? [old] : [] }));
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Show older entries' }));
+    const older = await screen.findByRole('region', { name: 'Older entries' });
+    await waitFor(() => expect(within(older).getAllByRole('listitem')).toHaveLength(1));
+    const before = new Date(Date.parse(periodStart(30)) - 1).toISOString();
+    for (const path of [`${BASE}/measurements`, `${BASE}/logs`])
+      expect(api.callsTo('GET', path).at(-1)?.query).toEqual({ to: before, limit: '200' });
+    expect(api.callsTo('GET', '/v1/measurements')).toHaveLength(0);
+    expect(within(older).queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
+  });
+
   it("shows the client's charts and entries read-only, in the coach's units, marked against targets", async () => {
     // Each time taken once: read again for the expected text, a minute may have turned meanwhile.
     const [oneHourAgo, twoHoursAgo, threeHoursAgo] = [hoursAgo(1), hoursAgo(2), hoursAgo(3)];

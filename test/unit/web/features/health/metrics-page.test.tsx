@@ -12,7 +12,7 @@ import {
   sessionUser,
   sleepLog,
 } from '../../support/factories';
-import { fakeApi, json, type RecordedCall } from '../../support/fake-api';
+import { failure, fakeApi, json, type RecordedCall } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
@@ -240,6 +240,10 @@ describe('Metrics & Analytics', () => {
     for (const path of ['/v1/measurements', '/v1/logs'])
       expect(api.callsTo('GET', path).at(-1)?.query).toEqual({ to: before, limit: '200' });
     await waitFor(() => expect(within(older).getAllByRole('listitem')).toHaveLength(2));
+    // Two lists on the page, each with a name of its own.
+    expect(screen.getByRole('list', { name: 'Older entries, newest first' })).toBe(
+      within(older).getByRole('list'),
+    );
     expect(within(older).getByRole('heading', { name: 'Older entries' })).toHaveFocus();
     expect(
       within(older)
@@ -255,11 +259,45 @@ describe('Metrics & Analytics', () => {
     await app.user.click(
       within(older).getByRole('button', { name: `Delete Meal from ${when(oldMeal.eatenAt)}` }),
     );
-    expect(await within(older).findByText('No older entries.')).toBeInTheDocument();
+    // The last one: focus goes to the empty state that took the list's place, not to the page.
+    await waitFor(() =>
+      expect(within(older).getByRole('group', { name: 'No older entries.' })).toHaveFocus(),
+    );
     // The period's own entry stays.
     expect(
       screen.getByRole('button', { name: `Delete Weight from ${when(recent.takenAt)}` }),
     ).toBeInTheDocument();
+  });
+
+  it("keeps the older entries open when the period's own read fails after a delete", async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const old = measurement({ type: 'weight', value: 72, takenAt: hoursAgo(200 * 24) });
+    const older2 = measurement({ type: 'weight', value: 73, takenAt: hoursAgo(300 * 24) });
+    measurements = [old, older2];
+    api.set(`DELETE /v1/measurements/${old.measurementId}`, () => {
+      measurements = [older2];
+      // From now on the period's read fails; the older entries' read still works.
+      api.set('GET /v1/measurements', (call) =>
+        call.query.to
+          ? listed(
+              () => measurements,
+              (m) => m.takenAt,
+            )(call)
+          : failure(500, 'Internal error'),
+      );
+      return new Response(null, { status: 204 });
+    });
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Show older entries' }));
+    const older = await screen.findByRole('region', { name: 'Older entries' });
+    await waitFor(() => expect(within(older).getAllByRole('listitem')).toHaveLength(2));
+
+    await app.user.click(
+      within(older).getByRole('button', { name: `Delete Weight from ${when(old.takenAt)}` }),
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent('Could not load your entriesInternal error');
+    expect(screen.getByRole('region', { name: 'Older entries' })).toBeInTheDocument();
+    await waitFor(() => expect(within(older).getAllByRole('listitem')).toHaveLength(1));
   });
 
   it('keeps the entry when the prompt is cancelled', async () => {

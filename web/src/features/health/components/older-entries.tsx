@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { MeasurementSystem } from '../../../../../shared/health';
 import { Alert } from '../../../components/alert';
-import { EmptyState } from '../../../components/empty-state';
 import { LoadFailed } from '../../../components/load-failed';
 import { Spinner } from '../../../components/spinner';
 import { useLogsIn } from '../api/get-logs';
@@ -75,9 +74,8 @@ export function OlderEntries({
         />
       ) : measurements.isPending || logs.isPending ? (
         <Spinner />
-      ) : entries.length === 0 ? (
-        <EmptyState>{NO_OLDER}</EmptyState>
       ) : (
+        // One list from here on, empty or not, so the focus a deleted entry's button had stays in it.
         <>
           {partial && (
             <Alert tone="info">
@@ -87,6 +85,8 @@ export function OlderEntries({
           <RecentEntries
             entries={entries}
             system={system}
+            label="Older entries, newest first"
+            emptyText={NO_OLDER}
             {...(onDelete && { onDelete, deletingId: deletingId ?? null })}
           />
         </>

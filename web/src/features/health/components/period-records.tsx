@@ -91,15 +91,14 @@ export function PeriodRecords({
             {...(onDelete && { onDelete, deletingId: deletingId ?? null })}
           />
         ))}
-        {!loadError && (
-          <OlderEntries
-            source={source}
-            system={system}
-            before={from}
-            loadFailed={loadFailed}
-            {...(onDelete && { onDelete, deletingId: deletingId ?? null })}
-          />
-        )}
+        {/* Kept whatever the period's read does: it reads and fails on its own. */}
+        <OlderEntries
+          source={source}
+          system={system}
+          before={from}
+          loadFailed={loadFailed}
+          {...(onDelete && { onDelete, deletingId: deletingId ?? null })}
+        />
       </section>
     </>
   );

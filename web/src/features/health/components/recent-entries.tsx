@@ -17,10 +17,21 @@ interface RecentEntriesProps {
   onDelete?: (entry: Entry) => void;
   /** The entry being deleted, whose button waits. */
   deletingId?: string | null;
+  /** The list's accessible name, unique on the page. */
+  label?: string;
+  /** Said when there is no entry. */
+  emptyText?: string;
 }
 
 /** Measurements and logs, newest first, readings off target marked in words. */
-export function RecentEntries({ entries, system, onDelete, deletingId }: RecentEntriesProps) {
+export function RecentEntries({
+  entries,
+  system,
+  onDelete,
+  deletingId,
+  label = 'Entries, newest first',
+  emptyText = HEALTH_MESSAGES.noEntries,
+}: RecentEntriesProps) {
   const [shown, setShown] = useState(PAGE_SIZE);
   const list = useRef<HTMLElement>(null);
   const holdList = useCallback((element: HTMLElement | null) => {
@@ -28,10 +39,10 @@ export function RecentEntries({ entries, system, onDelete, deletingId }: RecentE
   }, []);
   // A deleted entry's button leaves with its row: focus stays in the list, or on what replaces it.
   useKeepFocusIn(list, entries);
-  if (!entries.length) return <EmptyState ref={holdList}>{HEALTH_MESSAGES.noEntries}</EmptyState>;
+  if (!entries.length) return <EmptyState ref={holdList}>{emptyText}</EmptyState>;
   return (
     <>
-      <ul className="entry-list" ref={holdList} tabIndex={-1} aria-label="Entries, newest first">
+      <ul className="entry-list" ref={holdList} tabIndex={-1} aria-label={label}>
         {entries.slice(0, shown).map((entry) => {
           const { title, detail } = summarize(entry, system);
           const target = entry.source === 'measurement' ? targetLabel(entry.measurement) : undefined;
