@@ -3,10 +3,9 @@ import type { MeasurementSystem } from '../../../../../shared/health';
 import { Alert } from '../../../components/alert';
 import { LoadFailed } from '../../../components/load-failed';
 import { Spinner } from '../../../components/spinner';
-import { useLogsIn } from '../api/get-logs';
-import { useMeasurementsIn } from '../api/get-measurements';
 import type { RecordSource } from '../api/record-source';
-import { mergeEntries, type Entry } from '../entries';
+import { useEntriesIn } from '../api/use-entries-in';
+import type { Entry } from '../entries';
 import { RecentEntries } from './recent-entries';
 
 /** Not worded by SPEC-2 (docs/decisions/041-health-screens.md). */
@@ -41,12 +40,7 @@ export function OlderEntries({
 }: OlderEntriesProps) {
   const [open, setOpen] = useState(false);
   const range = useMemo(() => ({ to: new Date(Date.parse(before) - 1).toISOString() }), [before]);
-  const measurements = useMeasurementsIn(range, source, open);
-  const logs = useLogsIn(range, source, open);
-  const entries = useMemo(
-    () => mergeEntries(measurements.data?.items ?? [], logs.data?.items ?? []),
-    [measurements.data, logs.data],
-  );
+  const { entries, error, pending, partial, retry } = useEntriesIn(range, source, open);
   // The button that opened the list leaves: reading goes on from the list's title.
   const title = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -59,20 +53,14 @@ export function OlderEntries({
         {SHOW_OLDER}
       </button>
     );
-  const error = measurements.error ?? logs.error;
-  const partial = measurements.data?.complete === false || logs.data?.complete === false;
   return (
     <section aria-labelledby="older-entries-title">
       <h3 id="older-entries-title" className="form__title focus-target" ref={title} tabIndex={-1}>
         {OLDER_TITLE}
       </h3>
       {error ? (
-        <LoadFailed
-          title={loadFailed}
-          error={error}
-          onRetry={() => void Promise.all([measurements.refetch(), logs.refetch()])}
-        />
-      ) : measurements.isPending || logs.isPending ? (
+        <LoadFailed title={loadFailed} error={error} onRetry={retry} />
+      ) : pending ? (
         <Spinner />
       ) : (
         // One list from here on, empty or not, so the focus a deleted entry's button had stays in it.

@@ -2,10 +2,9 @@ import { useMemo, useState, type ReactNode } from 'react';
 import type { MeasurementSystem } from '../../../../../shared/health';
 import { Alert } from '../../../components/alert';
 import { Spinner } from '../../../components/spinner';
-import { useLogsIn } from '../api/get-logs';
-import { useMeasurementsIn } from '../api/get-measurements';
 import type { RecordSource } from '../api/record-source';
-import { mergeEntries, type Entry } from '../entries';
+import { useEntriesIn } from '../api/use-entries-in';
+import type { Entry } from '../entries';
 import { DEFAULT_PERIOD, periodStart, type PeriodDays } from '../period';
 import { PeriodSelector } from './period-selector';
 import { ProgressCharts } from './progress-charts';
@@ -42,25 +41,10 @@ export function PeriodRecords({
   const [days, setDays] = useState<PeriodDays>(DEFAULT_PERIOD);
   const from = useMemo(() => periodStart(days), [days]);
   const range = useMemo(() => ({ from }), [from]);
-  const measurements = useMeasurementsIn(range, source);
-  const logs = useLogsIn(range, source);
-  const entries = useMemo(
-    () => mergeEntries(measurements.data?.items ?? [], logs.data?.items ?? []),
-    [measurements.data, logs.data],
-  );
-
-  const loadError = measurements.error ?? logs.error;
-  const retry = () => void Promise.all([measurements.refetch(), logs.refetch()]);
+  const { measurements, entries, error: loadError, pending, partial, retry } = useEntriesIn(range, source);
   // One alert for both sections; each section says briefly that it has nothing to show.
   const body = (content: () => ReactNode) =>
-    loadError ? (
-      <p className="muted">{loadFailed}.</p>
-    ) : measurements.isPending || logs.isPending ? (
-      <Spinner />
-    ) : (
-      content()
-    );
-  const partial = measurements.data?.complete === false || logs.data?.complete === false;
+    loadError ? <p className="muted">{loadFailed}.</p> : pending ? <Spinner /> : content();
 
   return (
     <>
@@ -76,7 +60,7 @@ export function PeriodRecords({
           Progress Charts
         </h2>
         {body(() => (
-          <ProgressCharts measurements={measurements.data?.items ?? []} system={system} />
+          <ProgressCharts measurements={measurements} system={system} />
         ))}
       </section>
       <section className="card" aria-labelledby="records-entries-title">
