@@ -7,46 +7,21 @@
  * schemas it uses (`shared/schemas.ts` says why).
  */
 import * as z from 'zod/mini';
-import { MAX_PASSKEYS, ROLE_GROUPS } from './constants';
+import { ACCOUNT_MESSAGES } from './account-messages';
+import { ROLE_GROUPS } from './constants';
 import { VALIDATION } from './messages';
 import { normalizedEmailSchema, registrationResponseSchema, roleGroupSchema } from './schemas';
 
 /** Adding or removing a passkey needs a sign-in (the id token's `auth_time`) at most this old. */
 export const PASSKEY_REAUTH_MAX_AGE_SECONDS = 10 * 60;
 export { RECOVERY_CODE_TTL_SECONDS } from './constants';
+export { ACCOUNT_MESSAGES };
 /** An invitation expires 7 days after it was created or last resent (SPEC-2 section 3.3). */
 export const INVITATION_TTL_SECONDS = 7 * 24 * 60 * 60;
 /** A passkey's name: 1 to 64 characters. */
 export const PASSKEY_NAME_MAX = 64;
 /** The name of a passkey whose authenticator is not in the AAGUID list. */
 export const DEFAULT_PASSKEY_NAME = 'Passkey';
-
-export const ACCOUNT_MESSAGES = {
-  // SPEC-2 section 3, exact.
-  onlyPasskey: 'You cannot remove your only passkey.',
-  reauthRequired: 'Please sign in again to manage passkeys.',
-  ownAdminRole: 'You cannot remove your own admin role.',
-  // In SPEC-2's tone.
-  selfDisable: 'You cannot disable your own account.',
-  selfDelete: 'You cannot delete your own account from User Management.',
-  /** Erasing the account asks for a sign-in as recent as managing passkeys (decision 044). */
-  reauthToDelete: 'Please sign in again to delete your account.',
-  /** A recovery code hands over an account: issuing one asks for the same recent sign-in (decision 044). */
-  reauthToReset: 'Please sign in again to reset access.',
-  lastAdmin: 'You are the only admin. Make someone else an admin first.',
-  confirmEmail: 'Type your email address exactly to confirm.',
-  passkeyName: 'Name must be 1 to 64 characters',
-  passkeyNotFound: 'Passkey not found',
-  passkeyExists: 'This passkey is already registered.',
-  tooManyPasskeys: `You can have at most ${MAX_PASSKEYS} passkeys. Remove one to add another.`,
-  userNotFound: 'User not found',
-  notResendable: 'Only pending or expired invitations can be resent',
-  changedMeanwhile: 'This account changed meanwhile. Please try again.',
-  /** A recovery hands over the account: not while it is disabled (decision 044). */
-  resetDisabled: 'Enable this person before resetting their access.',
-  // An erase cannot be undone: what it removed (passkeys, sign-in, records) is gone (ADR 044).
-  beingDeleted: 'This account is being deleted and cannot be enabled.',
-} as const;
 
 /** SPEC-2's labels and prompts, exact. */
 export const ACCOUNT_LABELS = {

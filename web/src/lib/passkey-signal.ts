@@ -3,6 +3,7 @@
  * which carries lib/passkey.ts, does not carry it: the Profile page signals after a change, and a
  * sign-in (loaded on the click) signals a passkey the server does not know.
  */
+import { ACCOUNT_MESSAGES } from '../../../shared/account-messages';
 import { ApiError } from './api-error';
 
 interface AllAcceptedCredentialsOptions {
@@ -72,12 +73,17 @@ export const signalUnknownPasskey = async ({
 /**
  * After the server refused a passkey the device has just made (a 4xx: nothing was stored), tells the
  * browser the server does not know it, so the provider does not keep offering a passkey that cannot
- * sign in. A failure without the server's answer (the network, a 5xx) may have stored it: not signalled.
+ * sign in. Not signalled: a failure without the server's answer (the network, a 5xx), which may have
+ * stored it, and 'already registered', which says the server does know it.
  */
 export const signalRefusedPasskey = async (
   error: unknown,
   passkey: { rpId?: string | undefined; credentialId: string },
 ): Promise<void> => {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500)
-    await signalUnknownPasskey(passkey);
+  const refused =
+    error instanceof ApiError &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.message !== ACCOUNT_MESSAGES.passkeyExists;
+  if (refused) await signalUnknownPasskey(passkey);
 };

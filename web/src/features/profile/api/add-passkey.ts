@@ -1,13 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
-  ACCOUNT_MESSAGES,
   addPasskeyRequestSchema,
   passkeyNameSchema,
   passkeySchema,
   type Passkey,
 } from '../../../../../shared/account';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
-import { ApiError } from '../../../lib/api-error';
 import { createPasskey, type RegistrationResponseJSON } from '../../../lib/passkey';
 import { signalRefusedPasskey } from '../../../lib/passkey-signal';
 import { refreshPasskeys } from '../passkey-signal';
@@ -44,10 +42,7 @@ export const useAddPasskey = () => {
       const options = await createPasskeyOptions();
       const registrationResponse = await createPasskey(options);
       return addPasskey({ registrationResponse, name: checkedName }).catch(async (error: unknown) => {
-        // 'Already registered' says the server does know this credential: it stays offered.
-        const known = error instanceof ApiError && error.message === ACCOUNT_MESSAGES.passkeyExists;
-        if (!known)
-          await signalRefusedPasskey(error, { rpId: options.rp.id, credentialId: registrationResponse.id });
+        await signalRefusedPasskey(error, { rpId: options.rp.id, credentialId: registrationResponse.id });
         throw error;
       });
     },
