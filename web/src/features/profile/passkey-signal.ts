@@ -1,17 +1,17 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { signalAcceptedPasskeys } from '../../lib/passkey-signal';
 import { passkeysQueryKey } from './api/get-passkeys';
-import { myActivityQueryKey } from './api/get-my-activity';
+import { invalidateEvents } from '../audit/api/invalidate-events';
 import type { PasskeyList } from '../../../../shared/account';
 
 /**
- * After an add or a removal: reads the list again (and 'Recent activity', which now holds the
- * change's event) and, where the browser has the Signal API, tells it every passkey that still works,
+ * After an add or a removal, done or refused: reads the list again (and the events, which may now
+ * hold the change's) and, where the browser has the Signal API, tells it every passkey that still works,
  * under the user handle the list carries. Only a list read after the change is signalled: a stale one
  * could hide a passkey that was just added.
  */
 export const refreshPasskeys = async (queryClient: QueryClient): Promise<void> => {
-  void queryClient.invalidateQueries({ queryKey: myActivityQueryKey });
+  void invalidateEvents(queryClient);
   await queryClient.invalidateQueries({ queryKey: passkeysQueryKey });
   const state = queryClient.getQueryState<PasskeyList>(passkeysQueryKey);
   const list = state?.data;

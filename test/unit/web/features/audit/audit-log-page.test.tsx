@@ -10,7 +10,16 @@ import { DIRECTORY_MESSAGES } from '../../../../../shared/directory';
 import { MESSAGES } from '../../../../../shared/messages';
 import type { AdminUserListItem } from '../../../../../shared/schemas';
 import * as cognito from '../../support/cognito-mock';
-import { adminUser, auditEvent, completeProfile, sessionUser } from '../../support/factories';
+import {
+  adminUser,
+  auditEvent,
+  completeProfile,
+  passkeyItem,
+  registrationOptions,
+  registrationResponse,
+  sessionUser,
+} from '../../support/factories';
+import * as passkey from '../../support/passkey-mock';
 import { deferred, failure, fakeApi, json, type RecordedCall } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 import { directoryRoutes } from '../../support/user-management';
@@ -432,6 +441,31 @@ describe('Audit Log', () => {
     expect(rows()).toHaveLength(1);
     expect(screen.getByRole('button', { name: 'Load more' })).toBeEnabled();
   });
+
+  it("shows the admin's own passkey change when opened again, within its 60 s of freshness", async () => {
+    let events: AuditEvent[] = [];
+    api.set(`GET ${AUDIT}`, () => json(auditPage(events)));
+    api.set('GET /v1/users/me/activity', { events: [] });
+    api.set('GET /v1/users/me/passkeys', { passkeys: [passkeyItem()], userHandle: 'YWNjb3VudC1oYW5kbGU' });
+    api.set('POST /v1/users/me/passkeys/options', registrationOptions());
+    api.set('POST /v1/users/me/passkeys', () => {
+      events = [auditEvent({ type: 'passkey.added', actorId: ADMIN.userId, subjectId: ADMIN.userId })];
+      return json(passkeyItem({ credentialId: 'bmV3LWNyZWRlbnRpYWw', name: 'YubiKey' }), 201);
+    });
+    passkey.createPasskey.mockResolvedValue(registrationResponse());
+    const app = await open();
+    expect(screen.getByText('No events yet.')).toBeInTheDocument();
+
+    await app.user.click(screen.getByRole('link', { name: 'Profile' }));
+    const passkeys = within(await screen.findByRole('region', { name: 'Passkeys' }));
+    await app.user.click(await passkeys.findByRole('button', { name: 'Add a passkey' }));
+    await passkeys.findByText('YubiKey added.');
+
+    await app.user.click(screen.getByRole('link', { name: 'Audit Log' }));
+    await screen.findByRole('table', { name: 'Audit events, newest first' });
+    expect(rows()[0]).toContain(AUDIT_TYPE_LABELS['passkey.added']);
+    // Two pages, the Profile page between them: a longer walk than most.
+  }, 15_000);
 
   it("says 'No events yet.' for an empty log", async () => {
     await open();

@@ -285,6 +285,25 @@ describe('Client detail', () => {
     expect(notesSection().getByLabelText('Note')).toHaveValue('Hello');
   });
 
+  it('says the person is no longer your client when a note is refused because they were taken away', async () => {
+    let listed = [CLIENT];
+    api.set('GET /v1/coach/clients', () => json({ clients: listed }));
+    const app = await open();
+    const forbidden = () => {
+      listed = [];
+      return failure(403, COACHING_MESSAGES.notYourClient);
+    };
+    api.set(`POST ${BASE}/notes`, forbidden);
+    api.set(`GET ${BASE}/notes`, forbidden);
+    await app.user.type(notesSection().getByLabelText('Note'), 'Hello');
+    await app.user.click(notesSection().getByRole('button', { name: 'Save note' }));
+
+    // The thread and My Clients are read again: the page no longer shows the client.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Client' })).toBeInTheDocument();
+    expect(screen.getByText(COACHING_MESSAGES.notYourClient)).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Coach notes' })).not.toBeInTheDocument();
+  });
+
   it('says the person is not your client, without reading their records, when they are not in your list', async () => {
     api.set('GET /v1/coach/clients', { clients: [] });
     renderApp(`/dashboard/clients/${CLIENT.userId}`);

@@ -153,6 +153,19 @@ describe('Profile page: Passkeys', () => {
     expect(signalUnknownCredential).not.toHaveBeenCalled();
   });
 
+  it('lists a passkey the server stored before its answer failed', async () => {
+    api.set(`POST ${PASSKEYS}`, () => {
+      passkeys = [...passkeys, ADDED];
+      return failure(500, 'Internal server error');
+    });
+    const { app, section } = await open();
+    await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
+    expect(await section.findByRole('alert')).toHaveTextContent('Internal server error');
+    // The list is read again either way: it shows what the server holds.
+    await waitFor(() => expect(items()).toHaveLength(3));
+    expect(items()[2]).toMatch(/^YubiKey/);
+  });
+
   it('asks for a fresh sign-in when adding answers 401, without signing out by itself', async () => {
     api.set(`POST ${PASSKEYS}/options`, failure(401, ACCOUNT_MESSAGES.reauthRequired));
     const { app, section } = await open();

@@ -3,9 +3,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '../../../../../shared/messages';
 import { reloadPage } from '../../../../../web/src/lib/browser';
 import * as cognito from '../../support/cognito-mock';
-import { auditEvent, completeProfile, sessionUser, USER_ID } from '../../support/factories';
+import { adminUser, auditEvent, completeProfile, sessionUser, USER_ID } from '../../support/factories';
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
+import { directoryRoutes } from '../../support/user-management';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -121,6 +122,34 @@ describe('Profile page', () => {
       measurementSystem: 'imperial',
     });
   });
+
+  it("shows an admin's new name in User Management, within the list's 60 s of freshness", async () => {
+    cognito.givenSession(sessionUser(['admin']));
+    let preferredName = 'Casey';
+    const me = () =>
+      adminUser({ userId: USER_ID, email: 'casey@example.com', preferredName, familyName: 'Jordan' });
+    api.set('PUT /v1/users/me', (call) => {
+      preferredName = (call.body as { preferredName: string }).preferredName;
+      return json(completeProfile(call.body as object));
+    });
+    for (const [route, answer] of Object.entries(
+      directoryRoutes({ users: () => [me()], invitations: () => [] }),
+    ))
+      api.set(route, answer);
+    const app = renderApp('/dashboard/users');
+    expect(await screen.findByText('Casey Jordan')).toBeInTheDocument();
+
+    await app.user.click(screen.getByRole('link', { name: 'Profile' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Edit Profile' }));
+    await app.user.clear(screen.getByLabelText('Preferred name'));
+    await app.user.type(screen.getByLabelText('Preferred name'), 'Case');
+    await app.user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await screen.findByRole('button', { name: 'Edit Profile' });
+
+    await app.user.click(screen.getByRole('link', { name: 'User Management' }));
+    expect(await screen.findByText('Case Jordan')).toBeInTheDocument();
+    expect(screen.queryByText('Casey Jordan')).not.toBeInTheDocument();
+  }, 15_000);
 
   it('shows Saving... while saving', async () => {
     const answer = deferred<Response>();

@@ -258,6 +258,32 @@ describe('User Management: coaches', () => {
     expect(screen.queryByText(MESSAGES.noClients)).not.toBeInTheDocument();
   });
 
+  it('shows an admin who is also a client the coach just assigned to them in My Coach', async () => {
+    const self = { ...CLIENT, roles: ['users', 'admins'] };
+    users = [self, MORGAN, UNNAMED_COACH, ADMIN];
+    cognito.givenSession(sessionUser(['admin', 'user'], { userId: CLIENT.userId, email: CLIENT.email }));
+    api.set('GET /v1/users/me/coach', () => {
+      const coachId = users.find((user) => user.userId === CLIENT.userId)?.coachId;
+      const coach = users.find((user) => user.userId === coachId);
+      return json({ coach: coach ? { userId: coach.userId, email: coach.email } : null, notes: [] });
+    });
+    const app = renderApp('/dashboard/coach');
+    expect(await screen.findByText(COACHING_MESSAGES.noCoach)).toBeInTheDocument();
+
+    await app.user.click(screen.getByRole('link', { name: 'User Management' }));
+    await screen.findByRole('tablist', { name: 'Filter users' });
+    await app.user.click(screen.getByRole('button', { name: 'Assign coach for alex@example.com' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Assign coach' }));
+    await app.user.click(dialog.getByRole('radio', { name: /^Morgan Lee/ }));
+    await app.user.click(dialog.getByRole('button', { name: 'Assign' }));
+    await screen.findByText('Morgan Lee is now the coach of Alex Rivera.');
+
+    // Within My Coach's 60 s of freshness, it is read again: the assignment changed it.
+    await app.user.click(screen.getByRole('link', { name: 'My Coach' }));
+    expect(await screen.findByRole('link', { name: MORGAN.email })).toBeInTheDocument();
+    expect(screen.queryByText(COACHING_MESSAGES.noCoach)).not.toBeInTheDocument();
+  });
+
   it('never offers a client as their own coach', async () => {
     const both = { ...CLIENT, roles: ['users', 'coaches'] };
     users = [both, MORGAN];

@@ -334,6 +334,21 @@ describe('Invite modal', () => {
     );
   });
 
+  it('lists the invitation another admin made meanwhile when creating answers 409', async () => {
+    api.set('POST /internal/v1/admin/invitations', () => {
+      invitations = [invitation({ email: 'new@example.com', roles: ['users'] })];
+      return failure(409, API_MESSAGES.invitationExists);
+    });
+    const { app, dialog } = await openModal();
+    await app.user.type(dialog.getByLabelText('Email address'), 'new@example.com');
+    await app.user.click(dialog.getByRole('button', { name: 'Create Invitation' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent(API_MESSAGES.invitationExists);
+    await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    // Read again after the refusal: the list and its counts show what the server holds.
+    expect(await screen.findByText('new@example.com')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Pending Invitations (1)' })).toBeInTheDocument();
+  });
+
   it('falls back to the SPEC text when a create failure has no message', async () => {
     api.set('POST /internal/v1/admin/invitations', () => Promise.reject(new Error('')));
     const { app, dialog } = await openModal();

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { coachNoteSchema, createNoteRequestSchema, type CoachNote } from '../../../../../shared/coaching';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
 import { idempotencyKeyFor } from '../../../lib/idempotency';
+import { invalidateEvents } from '../../audit/api/invalidate-events';
 import { coachClientsQueryKey } from './get-coach-clients';
 import { clientNotesPath, clientNotesQueryKey } from './get-client-notes';
 
@@ -20,15 +21,20 @@ export const createClientNote = (input: CreateNoteInput): Promise<CoachNote> =>
     idempotencyKey: idempotencyKeyFor(input),
   });
 
-/** A note clears the client's Pending Review, so My Clients refreshes with the thread. */
+/**
+ * A note clears the client's Pending Review, so My Clients refreshes with the thread. Refused, both are
+ * read again too: a refusal may mean the client was taken from this coach meanwhile, which the
+ * thread's read then says.
+ */
 export const useCreateClientNote = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createClientNote,
-    onSuccess: (_note, { userId }) =>
+    onSettled: (_note, _error, { userId }) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: clientNotesQueryKey(userId) }),
         queryClient.invalidateQueries({ queryKey: coachClientsQueryKey }),
+        invalidateEvents(queryClient),
       ]),
   });
 };

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { myActivityQueryKey } from '../../profile/api/get-my-activity';
+import { invalidateEvents } from '../../audit/api/invalidate-events';
 import { downloadFromApi } from '../../../lib/download';
 
 export type ExportFormat = 'json' | 'fhir';
@@ -19,6 +19,6 @@ export const useExportRecords = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: exportRecords,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: myActivityQueryKey }),
+    onSettled: () => invalidateEvents(queryClient),
   });
 };

@@ -47,6 +47,7 @@ export const useAddPasskey = () => {
       });
     },
     retry: false,
-    onSuccess: () => refreshPasskeys(queryClient),
+    // Failed too: a lost answer or a 5xx may come after the passkey was stored.
+    onSettled: () => refreshPasskeys(queryClient),
   });
 };

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { passkeySchema, renamePasskeyRequestSchema, type Passkey } from '../../../../../shared/account';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
-import { myActivityQueryKey } from './get-my-activity';
+import { invalidateEvents } from '../../audit/api/invalidate-events';
 import { passkeysQueryKey } from './get-passkeys';
 
 export interface RenamePasskeyInput {
@@ -22,11 +22,11 @@ export const useRenamePasskey = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: renamePasskey,
-    // The list, and 'Recent activity', which holds the rename's event.
+    // The list, and the events, which hold the rename's.
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: passkeysQueryKey }),
-        queryClient.invalidateQueries({ queryKey: myActivityQueryKey }),
+        invalidateEvents(queryClient),
       ]),
   });
 };

@@ -6,6 +6,7 @@ import {
   type UserProfile,
 } from '../../../../../shared/schemas';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { usersQueryKey } from '../../user-management/api/get-users';
 import { profileQueryKey } from './get-profile';
 
 /** PUT /v1/users/me with only the keys the profile-update schema allows. */
@@ -16,11 +17,17 @@ export const updateProfile = (update: ProfileUpdate): Promise<UserProfile> =>
     schema: userProfileSchema,
   });
 
-/** Saves and puts the answer straight into the cached profile. */
+/**
+ * Saves and puts the answer straight into the cached profile. An admin's User Management names them
+ * too (their row, the coach picker): read again when next shown.
+ */
 export const useUpdateProfile = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateProfile,
-    onSuccess: (profile) => queryClient.setQueryData(profileQueryKey, profile),
+    onSuccess: (profile) => {
+      queryClient.setQueryData(profileQueryKey, profile);
+      void queryClient.invalidateQueries({ queryKey: usersQueryKey });
+    },
   });
 };

@@ -1,20 +1,24 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { auditQueryKey } from '../../audit/api/get-audit-events';
+import { invalidateEvents } from '../../audit/api/invalidate-events';
 import { coachClientsQueryKey } from '../../coaching/api/get-coach-clients';
+import { myCoachQueryKey } from '../../coaching/api/get-my-coach';
 import { invitationsQueryKey } from './get-invitations';
 import { usersQueryKey } from './get-users';
 
 /**
  * Reads both admin lists again (an invitation and the person it became share a row), and marks the
- * Audit Log stale: the change wrote an event it must show when it is next opened. My Clients too: a
- * disable, a delete or a role change may end coaching, and the admin may be a coach of that person.
+ * events stale: the change wrote one the Audit Log (and 'Recent activity', when the admin is its
+ * subject) must show when next opened. The admin's own coaching too: a disable, a delete, a role change
+ * or an assignment may begin or end coaching, and the admin may be the coach (My Clients) or the
+ * client (My Coach) concerned.
  */
 export const invalidateAdminLists = (queryClient: QueryClient) =>
   Promise.all([
     queryClient.invalidateQueries({ queryKey: invitationsQueryKey }),
     queryClient.invalidateQueries({ queryKey: usersQueryKey }),
-    queryClient.invalidateQueries({ queryKey: auditQueryKey }),
     queryClient.invalidateQueries({ queryKey: coachClientsQueryKey }),
+    queryClient.invalidateQueries({ queryKey: myCoachQueryKey }),
+    invalidateEvents(queryClient),
   ]);
 
 /**

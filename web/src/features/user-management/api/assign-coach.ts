@@ -1,13 +1,12 @@
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   assignCoachRequestSchema,
   assignCoachResponseSchema,
   type AssignCoachRequest,
 } from '../../../../../shared/coaching';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
-import { auditQueryKey } from '../../audit/api/get-audit-events';
-import { coachClientsQueryKey } from '../../coaching/api/get-coach-clients';
-import { adminUserPath, usersQueryKey } from './get-users';
+import { invalidateAdminLists } from './admin-lists';
+import { adminUserPath } from './get-users';
 
 export interface AssignCoachInput extends AssignCoachRequest {
   /** The client's id. */
@@ -29,23 +28,13 @@ export const assignCoach = async ({ userId, coachId }: AssignCoachInput): Promis
 export const unassignCoach = (userId: string): Promise<void> =>
   apiRequest(coachPath(userId), { method: 'DELETE' });
 
-/**
- * Either way the list is read again (a refusal may mean someone else changed it meanwhile), and the
- * Audit Log is marked stale for the event; so is My Clients, as the admin may be the coach concerned.
- */
-const readAgain = (queryClient: QueryClient) =>
-  Promise.all([
-    queryClient.invalidateQueries({ queryKey: usersQueryKey }),
-    queryClient.invalidateQueries({ queryKey: auditQueryKey }),
-    queryClient.invalidateQueries({ queryKey: coachClientsQueryKey }),
-  ]);
-
+// Either way the lists are read again: a refusal may mean someone else changed them meanwhile.
 export const useAssignCoach = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: assignCoach, onSettled: () => readAgain(queryClient) });
+  return useMutation({ mutationFn: assignCoach, onSettled: () => invalidateAdminLists(queryClient) });
 };
 
 export const useUnassignCoach = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: unassignCoach, onSettled: () => readAgain(queryClient) });
+  return useMutation({ mutationFn: unassignCoach, onSettled: () => invalidateAdminLists(queryClient) });
 };

@@ -28,6 +28,7 @@ export const useCreateInvitation = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createInvitation,
-    onSuccess: () => invalidateAdminLists(queryClient),
+    // Refused too: a 409 may mean another admin invited the same person meanwhile.
+    onSettled: () => invalidateAdminLists(queryClient),
   });
 };
