@@ -58,12 +58,23 @@ const numberOrUndefined = (value: string): number | undefined => {
   return Number.isFinite(parsed) ? parsed : undefined;
 };
 
-/** Height in centimetres from whichever fields the chosen system shows. */
+/**
+ * Height in centimetres from whichever fields the chosen system shows. Feet and inches are whole, so
+ * while they are still those of the height held in centimetres (the stored one, or the one typed before
+ * a switch of system), that height is kept: saving, or switching and back, never moves it by the
+ * rounding to an inch (up to 1.27 cm).
+ */
 export const heightCmOf = (values: ProfileFormValues): number | undefined => {
-  if (values.measurementSystem === 'metric') return numberOrUndefined(values.heightCm);
+  const exact = numberOrUndefined(values.heightCm);
+  if (values.measurementSystem === 'metric') return exact;
   const feet = numberOrUndefined(values.heightFeet);
   const inches = numberOrUndefined(values.heightInches);
-  return feet === undefined || inches === undefined ? undefined : feetInchesToCm(feet, inches);
+  if (feet === undefined || inches === undefined) return undefined;
+  if (exact !== undefined) {
+    const shown = cmToFeetInches(exact);
+    if (shown.feet === feet && shown.inches === inches) return exact;
+  }
+  return feetInchesToCm(feet, inches);
 };
 
 /** Switching systems carries the height over, so nobody retypes it. */

@@ -117,10 +117,28 @@ describe('Profile page', () => {
       preferredName: 'Case',
       familyName: 'Jordan',
       dateOfBirth: '1990-04-15',
-      heightCm: 175.3,
+      // The stored 175 cm, shown as 5 ft 9 in: not moved to 5 ft 9 in's 175.3 by the switch.
+      heightCm: 175,
       sexAssignedAtBirth: 'female',
       measurementSystem: 'imperial',
     });
+  });
+
+  it('keeps the height across a switch of system, and converts feet and inches once they are changed', async () => {
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
+    await app.user.click(screen.getByRole('radio', { name: 'Imperial (ft, in, lb)' }));
+    expect(screen.getByLabelText('Feet')).toHaveValue(5);
+    expect(screen.getByLabelText('Inches')).toHaveValue(9);
+    await app.user.click(screen.getByRole('radio', { name: 'Metric (cm, kg)' }));
+    expect(screen.getByLabelText('Height (cm)')).toHaveValue(175);
+
+    await app.user.click(screen.getByRole('radio', { name: 'Imperial (ft, in, lb)' }));
+    await app.user.clear(screen.getByLabelText('Inches'));
+    await app.user.type(screen.getByLabelText('Inches'), '10');
+    await app.user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await screen.findByRole('button', { name: 'Edit Profile' });
+    expect(api.callsTo('PUT', '/v1/users/me')[0]?.body).toMatchObject({ heightCm: 177.8 });
   });
 
   it("shows an admin's new name in User Management, within the list's 60 s of freshness", async () => {
