@@ -13,6 +13,9 @@ export const VALIDATION = {
   familyNameRequired: 'Family name is required',
   dateOfBirthRequired: 'Date of birth is required',
   invalidDateOfBirth: 'Please enter a valid date of birth',
+  /** Not worded by SPEC (docs/decisions/025-screen-details.md). */
+  invalidTimezone: 'Time zone must be a time zone name such as Europe/Berlin',
+  invalidLocale: 'Language must be a language tag such as en-US',
   heightRequired: 'Height is required',
   heightRange: 'Height must be between 50 and 300 cm',
   invalidHeight: 'Please enter a valid height',

@@ -66,6 +66,31 @@ const text = (min: number, max: number, messages: { required: string; tooLong: s
 
 const shortText = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 
+/** An IANA time zone name the runtime's Intl knows ('Europe/Berlin', 'UTC'). */
+export const isTimeZone = (value: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A BCP 47 language tag ('en-US', 'de'). */
+export const isLocale = (value: string): boolean => {
+  try {
+    return Intl.getCanonicalLocales(value).length === 1;
+  } catch {
+    return false;
+  }
+};
+
+/** The time zone and language a profile is written with: checked, not any text (read back as stored). */
+const timezoneSchema = /* @__PURE__ */ (() =>
+  shortText(64).check(z.refine(isTimeZone, { error: VALIDATION.invalidTimezone })))();
+const localeSchema = /* @__PURE__ */ (() =>
+  shortText(35).check(z.refine(isLocale, { error: VALIDATION.invalidLocale })))();
+
 export const emailSchema = /* @__PURE__ */ (() =>
   z.pipe(
     z
@@ -188,8 +213,8 @@ export const profileUpdateSchema = /* @__PURE__ */ (() =>
     sexAssignedAtBirth: z.optional(sexAssignedAtBirthSchema),
     measurementSystem: z.optional(measurementSystemSchema),
     phoneNumber: z.optional(shortText(32)),
-    timezone: z.optional(shortText(64)),
-    locale: z.optional(shortText(35)),
+    timezone: z.optional(timezoneSchema),
+    locale: z.optional(localeSchema),
     metadata: z.optional(profileMetadataSchema),
   }))();
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
@@ -214,8 +239,8 @@ export const registrationRequestSchema = /* @__PURE__ */ (() =>
     activationCode: registrationActivationCodeSchema,
     name: nameSchema,
     phoneNumber: z.optional(shortText(32)),
-    timezone: z._default(shortText(64), DEFAULT_TIMEZONE),
-    locale: z._default(shortText(35), DEFAULT_LOCALE),
+    timezone: z._default(timezoneSchema, DEFAULT_TIMEZONE),
+    locale: z._default(localeSchema, DEFAULT_LOCALE),
   }))();
 export type RegistrationRequest = z.infer<typeof registrationRequestSchema>;
 
@@ -375,8 +400,8 @@ export const registerPasskeyRequestSchema = /* @__PURE__ */ (() =>
     expectedChallenge: z.optional(nonEmptyBase64url),
     name: z.optional(nameSchema),
     phoneNumber: z.optional(shortText(32)),
-    timezone: z.optional(shortText(64)),
-    locale: z.optional(shortText(35)),
+    timezone: z.optional(timezoneSchema),
+    locale: z.optional(localeSchema),
   }))();
 export type RegisterPasskeyRequest = z.infer<typeof registerPasskeyRequestSchema>;
 

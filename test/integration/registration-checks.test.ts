@@ -7,7 +7,7 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Passkey } from '../../shared/account';
-import { API_MESSAGES } from '../../shared/messages';
+import { API_MESSAGES, VALIDATION } from '../../shared/messages';
 import { userProfileSchema } from '../../shared/schemas';
 import { localDocuments } from '../fixtures/aws-env';
 import { startPeople, type People } from '../fixtures/health-people';
@@ -28,7 +28,12 @@ const invite = async (email: string) =>
   ).body.activationCode;
 
 /** Activation with a passkey made with these ceremony options; answers the registration's answer. */
-const activateWith = async (email: string, code: string, options: CeremonyOptions) => {
+const activateWith = async (
+  email: string,
+  code: string,
+  options: CeremonyOptions,
+  profile: { timezone?: string; locale?: string } = {},
+) => {
   const verified = await world.http.request<{ cognitoUsername: string; registrationOptions: never }>(
     'POST',
     '/v1/auth/verify-activation',
@@ -44,6 +49,7 @@ const activateWith = async (email: string, code: string, options: CeremonyOption
         activationCode: code,
         cognitoUsername: verified.body.cognitoUsername,
         registrationResponse: device.createCredential(verified.body.registrationOptions, options),
+        ...profile,
       },
     },
   );
@@ -87,6 +93,26 @@ describe('an email as long as an email may be (254 characters)', () => {
 });
 
 describe('registration checks', () => {
+  it("writes the browser's time zone and language into the new profile, and refuses a zone that is none", async () => {
+    const code = await invite('berlin@example.com');
+    const mars = await activateWith('berlin@example.com', code, {}, { timezone: 'Mars/Olympus_Mons' });
+    expect(mars.answer).toMatchObject({ status: 400, body: { message: VALIDATION.invalidTimezone } });
+    const babble = await activateWith('berlin@example.com', code, {}, { locale: 'not a language' });
+    expect(babble.answer).toMatchObject({ status: 400, body: { message: VALIDATION.invalidLocale } });
+    expect(await pendingInvitation('berlin@example.com')).toBe(false);
+
+    const berlin = await activateWith(
+      'berlin@example.com',
+      code,
+      {},
+      { timezone: 'Europe/Berlin', locale: 'de-DE' },
+    );
+    expect(berlin.answer.status).toBe(200);
+    const person = await world.http.signIn(berlin.device);
+    const me = await world.http.request('GET', '/v1/users/me', { token: person.idToken });
+    expect(me.body).toMatchObject({ timezone: 'Europe/Berlin', locale: 'de-DE' });
+  });
+
   it('refuses a credential id longer than 1023 bytes and accepts one of 1023, at activation', async () => {
     const code = await invite('long.id@example.com');
     const before = await world.scan('passkeys');

@@ -5,10 +5,12 @@ import {
   codeCheckRequestSchema,
   createInvitationRequestSchema,
   profileUpdateSchema,
+  registerPasskeyRequestSchema,
   registrationRequestSchema,
   userProfileSchema,
   type WireSchema,
 } from '../../../shared/schemas';
+import { registrationResponse } from '../web/support/factories';
 
 const firstMessage = (schema: WireSchema<unknown>, value: unknown): string | undefined => {
   const result = schema.safeParse(value);
@@ -90,6 +92,14 @@ describe('profile update', () => {
   });
 });
 
+/** A registration of a passkey the schema takes, as the SPA sends it. */
+const REGISTER = {
+  email: 'ada@example.com',
+  activationCode: 'ABCDEFGH2345WXYZ',
+  cognitoUsername: 'ada-cognito',
+  registrationResponse: registrationResponse(),
+};
+
 describe('registration request', () => {
   const request = { email: 'Ada@Example.com ', name: 'Ada' };
 
@@ -117,6 +127,23 @@ describe('registration request', () => {
     expect(firstMessage(registrationRequestSchema, { ...request, activationCode: code })).toBe(
       VALIDATION.registrationCode,
     );
+  });
+
+  it.each([
+    ['timezone', 'Mars/Olympus_Mons', VALIDATION.invalidTimezone],
+    ['locale', 'not a language', VALIDATION.invalidLocale],
+  ])('refuses a %s that is none (%j)', (field, value, message) => {
+    const valid = { ...request, activationCode: 'ABCDEFGH2345WXYZ' };
+    expect(firstMessage(registrationRequestSchema, { ...valid, [field]: value })).toBe(message);
+    expect(firstMessage(registerPasskeyRequestSchema, { ...REGISTER, [field]: value })).toBe(message);
+    expect(firstMessage(profileUpdateSchema, { [field]: value })).toBe(message);
+  });
+
+  it('takes an IANA time zone, an alias among them, and a language tag', () => {
+    for (const timezone of ['Europe/Berlin', 'UTC', 'Asia/Calcutta', 'America/Argentina/Buenos_Aires'])
+      expect(profileUpdateSchema.safeParse({ timezone }).success).toBe(true);
+    for (const locale of ['en-US', 'de', 'zh-Hant-TW'])
+      expect(profileUpdateSchema.safeParse({ locale }).success).toBe(true);
   });
 
   it('requires a name', () => {

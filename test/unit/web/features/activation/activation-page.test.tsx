@@ -170,6 +170,12 @@ describe('/activate', () => {
   });
 
   it('creates the passkey, registers it, signs in with the proof and opens the dashboard', async () => {
+    const resolved = Intl.DateTimeFormat().resolvedOptions();
+    vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockReturnValue({
+      ...resolved,
+      timeZone: 'Europe/Berlin',
+    });
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
     const app = await open();
     await fillAndVerify(app);
     await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));
@@ -182,10 +188,29 @@ describe('/activate', () => {
       cognitoUsername: COGNITO_USERNAME,
       registrationResponse: registrationResponse(),
       expectedChallenge: registrationOptions().challenge,
+      // The browser's, for the new profile.
+      timezone: 'Europe/Berlin',
+      locale: 'de-DE',
     });
     expect(cognito.signInWithPasskeyProof).toHaveBeenCalledTimes(1);
     expect(cognito.signInWithPasskeyProof).toHaveBeenCalledWith(COGNITO_USERNAME, PASSKEY_PROOF, USER_ID);
     expect(passkey.createPasskey).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves out a time zone or language the server would refuse, so the activation goes on', async () => {
+    const resolved = Intl.DateTimeFormat().resolvedOptions();
+    vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockReturnValue({
+      ...resolved,
+      timeZone: 'Etc/Unknown',
+    });
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('');
+    const app = await open();
+    await fillAndVerify(app);
+    await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));
+    await waitFor(() => expect(app.location().pathname).toBe('/dashboard'));
+    const body = api.callsTo('POST', '/v1/auth/register-passkey')[0]?.body;
+    expect(body).not.toHaveProperty('timezone');
+    expect(body).not.toHaveProperty('locale');
   });
 
   it("tells the browser the new passkey is the account's only one, where the Signal API exists", async () => {

@@ -1,4 +1,6 @@
 import {
+  isLocale,
+  isTimeZone,
   registerPasskeyRequestSchema,
   registerPasskeyResponseSchema,
   type ActivationVerifyResponse,
@@ -22,7 +24,23 @@ interface RegisterPasskeyInput extends ActivationInput {
   cognitoUsername: string;
   registrationResponse: RegistrationResponseJSON;
   expectedChallenge: string;
+  timezone?: string;
+  locale?: string;
 }
+
+/**
+ * The browser's time zone and language, for the profile an invitation's activation creates (a recovery
+ * keeps the profile as it is). Each left out when the server would refuse it (it then writes UTC and
+ * en-US), so an odd browser setting never stops an activation.
+ */
+export const browserTimezoneAndLocale = (): { timezone?: string; locale?: string } => {
+  const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone as string | undefined;
+  const locale = typeof navigator === 'undefined' ? undefined : navigator.language;
+  return {
+    ...(timezone && timezone.length <= 64 && isTimeZone(timezone) && { timezone }),
+    ...(locale && locale.length <= 35 && isLocale(locale) && { locale }),
+  };
+};
 
 /** Stores the new passkey; the answer carries a proof so sign-in needs no second prompt. */
 export const registerPasskey = (input: RegisterPasskeyInput): Promise<PasskeyVerifyResponse> =>
@@ -56,6 +74,7 @@ export const runActivation = async (
     cognitoUsername: verification.cognitoUsername,
     registrationResponse,
     expectedChallenge: verification.registrationOptions.challenge,
+    ...browserTimezoneAndLocale(),
   }).catch(async (error: unknown) => {
     await signalRefusedPasskey(error, {
       rpId: verification.registrationOptions.rp.id,
