@@ -5,6 +5,7 @@
  */
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { NOTES_SHOWN, OUT_OF_TARGET_WINDOW_DAYS, type CoachNote } from '../../../shared/coaching';
+import { FUTURE_TOLERANCE_MS } from '../../../shared/health';
 import { ddb, type TransactItem } from '../aws';
 import { conditionFailedAt, transactIf, transactWrite } from '../transactions';
 import { batchGetAll } from '../batch-get';
@@ -63,10 +64,15 @@ export const windowDays = (now: Date, days = OUT_OF_TARGET_WINDOW_DAYS): string[
 export const outOfTargetInWindow = (state: ClientState, now: Date): number =>
   windowDays(now).reduce((sum, day) => sum + Math.max(0, Number(state[`oot_${day}`] ?? 0)), 0);
 
-/** The day counter a reading taken at `takenAt` counts in, when it is inside the window. */
+/**
+ * The day counter a reading taken at `takenAt` counts in, when it is inside the window. A reading may be
+ * dated up to `FUTURE_TOLERANCE_MS` ahead: one taken just after midnight UTC, stored just before, counts
+ * in tomorrow's counter, which the window reads once tomorrow comes.
+ */
 export const windowDayOf = (takenAt: string, now: Date): string | undefined => {
   const day = takenAt.slice(0, 10);
-  return windowDays(now).includes(day) ? day : undefined;
+  const latest = new Date(now.getTime() + FUTURE_TOLERANCE_MS).toISOString().slice(0, 10);
+  return day === latest || windowDays(now).includes(day) ? day : undefined;
 };
 
 /**
