@@ -190,7 +190,9 @@ const decimalsOf = (step: number): number => (step >= 1 ? 0 : Math.ceil(-Math.lo
  */
 export const roundForDisplay = (type: MeasurementType, value: number, unit: MeasurementUnit): number => {
   const step = unit === 'mmol/L' ? 0.1 : MEASUREMENTS[type].displayStep;
-  const rounded = Math.round(value / step) * step;
+  // A half step typed exactly (5.55 %) is a hair under it in binary (55.49999... tenths): the nudge,
+  // far below the 4 decimals values are stored with, rounds it up as the person reads it.
+  const rounded = Math.round(value / step + 1e-9) * step;
   return Number(rounded.toFixed(decimalsOf(step)));
 };
 
