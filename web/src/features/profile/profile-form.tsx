@@ -10,6 +10,7 @@ import { ProfileSection } from './profile-view';
 import {
   formValuesFromProfile,
   heightCmOf,
+  localToday,
   SEX_OPTIONS,
   withMeasurementSystem,
   type ProfileFormValues,
@@ -79,6 +80,7 @@ export function ProfileForm({ profile, onDone }: ProfileFormProps) {
             label="Date of birth"
             type="date"
             autoComplete="bday"
+            max={localToday()}
             value={values.dateOfBirth}
             onChange={(event) => change({ dateOfBirth: event.target.value })}
           />

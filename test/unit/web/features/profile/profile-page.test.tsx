@@ -89,6 +89,14 @@ describe('Profile page', () => {
     expect(api.callsTo('PUT', '/v1/users/me')).toHaveLength(0);
   });
 
+  it('offers no date of birth after today where the person is', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date(2026, 10, 27, 23, 30) });
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
+    expect(screen.getByLabelText('Date of birth')).toHaveAttribute('max', '2026-11-27');
+    vi.useRealTimers();
+  });
+
   it('puts the height bounds on the inputs', async () => {
     const app = await open();
     await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));

@@ -1,7 +1,7 @@
 import { SelectField, TextField } from '../../../components/form-field';
 import { HeightFields } from '../components/height-fields';
 import { MeasurementSystemField } from '../components/measurement-system-field';
-import { SEX_OPTIONS, withMeasurementSystem, type ProfileFormValues } from '../profile-values';
+import { localToday, SEX_OPTIONS, withMeasurementSystem, type ProfileFormValues } from '../profile-values';
 import type { OnboardingErrors, OnboardingField } from './validate-onboarding';
 
 /** Where focus goes for each field's error (the feet input stands for an imperial height). */
@@ -61,6 +61,7 @@ export function OnboardingFields({ values, errors, onChange }: OnboardingFieldsP
           label="Date of birth"
           type="date"
           autoComplete="bday"
+          max={localToday()}
           value={values.dateOfBirth}
           onChange={(event) => change({ dateOfBirth: event.target.value })}
           error={errors.dateOfBirth}
