@@ -85,7 +85,21 @@ export const isLocale = (value: string): boolean => {
   }
 };
 
-/** The time zone and language a profile is written with: checked, not any text (read back as stored). */
+/**
+ * The browser's time zone for a new profile, or UTC when this runtime does not know it (a browser's
+ * time-zone data may be newer than the Lambda's): a hint never stops an activation.
+ */
+export const timezoneOrDefault = (value: string | undefined): string =>
+  value !== undefined && isTimeZone(value) ? value : DEFAULT_TIMEZONE;
+
+/** The browser's language for a new profile, or en-US when it is not a language tag. */
+export const localeOrDefault = (value: string | undefined): string =>
+  value !== undefined && isLocale(value) ? value : DEFAULT_LOCALE;
+
+/**
+ * The time zone and language a profile update sets: checked, not any text (read back as stored). A
+ * registration takes the browser's as a hint instead (`timezoneOrDefault`, `localeOrDefault`).
+ */
 const timezoneSchema = /* @__PURE__ */ (() =>
   shortText(64).check(z.refine(isTimeZone, { error: VALIDATION.invalidTimezone })))();
 const localeSchema = /* @__PURE__ */ (() =>
@@ -239,8 +253,8 @@ export const registrationRequestSchema = /* @__PURE__ */ (() =>
     activationCode: registrationActivationCodeSchema,
     name: nameSchema,
     phoneNumber: z.optional(shortText(32)),
-    timezone: z._default(timezoneSchema, DEFAULT_TIMEZONE),
-    locale: z._default(localeSchema, DEFAULT_LOCALE),
+    timezone: z._default(shortText(64), DEFAULT_TIMEZONE),
+    locale: z._default(shortText(35), DEFAULT_LOCALE),
   }))();
 export type RegistrationRequest = z.infer<typeof registrationRequestSchema>;
 
@@ -400,8 +414,9 @@ export const registerPasskeyRequestSchema = /* @__PURE__ */ (() =>
     expectedChallenge: z.optional(nonEmptyBase64url),
     name: z.optional(nameSchema),
     phoneNumber: z.optional(shortText(32)),
-    timezone: z.optional(timezoneSchema),
-    locale: z.optional(localeSchema),
+    /** The browser's, for the new profile: one `Intl` does not know is replaced by the default. */
+    timezone: z.optional(shortText(64)),
+    locale: z.optional(shortText(35)),
   }))();
 export type RegisterPasskeyRequest = z.infer<typeof registerPasskeyRequestSchema>;
 

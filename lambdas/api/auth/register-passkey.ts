@@ -18,14 +18,17 @@
 import { UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
-  DEFAULT_LOCALE,
   DEFAULT_MEASUREMENT_SYSTEM,
   DEFAULT_SEX_ASSIGNED_AT_BIRTH,
-  DEFAULT_TIMEZONE,
   NAME_MAX,
 } from '../../../shared/constants';
 import { API_MESSAGES } from '../../../shared/messages';
-import { registerPasskeyRequestSchema, type UserProfile } from '../../../shared/schemas';
+import {
+  localeOrDefault,
+  registerPasskeyRequestSchema,
+  timezoneOrDefault,
+  type UserProfile,
+} from '../../../shared/schemas';
 import { issuePasskeyProof } from '../../cognito/passkey-proof';
 import { auditTransactItem, originOf } from '../../common/audit';
 import { BadRequest, Conflict, HttpError } from '../../common/errors';
@@ -251,8 +254,8 @@ const activate = async (body: Body, invitation: InvitationRecord, origin: Reques
     sexAssignedAtBirth: DEFAULT_SEX_ASSIGNED_AT_BIRTH,
     measurementSystem: DEFAULT_MEASUREMENT_SYSTEM,
     phoneNumber: body.phoneNumber,
-    timezone: body.timezone ?? DEFAULT_TIMEZONE,
-    locale: body.locale ?? DEFAULT_LOCALE,
+    timezone: timezoneOrDefault(body.timezone),
+    locale: localeOrDefault(body.locale),
     metadata: { onboardingCompleted: false },
   };
   // The issuer read before is checked again at the commit: one demoted or disabled meanwhile (while

@@ -7,6 +7,8 @@ import {
   profileUpdateSchema,
   registerPasskeyRequestSchema,
   registrationRequestSchema,
+  localeOrDefault,
+  timezoneOrDefault,
   userProfileSchema,
   type WireSchema,
 } from '../../../shared/schemas';
@@ -132,18 +134,26 @@ describe('registration request', () => {
   it.each([
     ['timezone', 'Mars/Olympus_Mons', VALIDATION.invalidTimezone],
     ['locale', 'not a language', VALIDATION.invalidLocale],
-  ])('refuses a %s that is none (%j)', (field, value, message) => {
-    const valid = { ...request, activationCode: 'ABCDEFGH2345WXYZ' };
-    expect(firstMessage(registrationRequestSchema, { ...valid, [field]: value })).toBe(message);
-    expect(firstMessage(registerPasskeyRequestSchema, { ...REGISTER, [field]: value })).toBe(message);
+  ])('refuses to set a %s that is none (%j) on a profile', (field, value, message) => {
     expect(firstMessage(profileUpdateSchema, { [field]: value })).toBe(message);
   });
 
   it('takes an IANA time zone, an alias among them, and a language tag', () => {
     for (const timezone of ['Europe/Berlin', 'UTC', 'Asia/Calcutta', 'America/Argentina/Buenos_Aires'])
       expect(profileUpdateSchema.safeParse({ timezone }).success).toBe(true);
-    for (const locale of ['en-US', 'de', 'zh-Hant-TW'])
+    for (const locale of ['en-US', 'de', 'zh-Hant-TW', 'en-US-u-ca-buddhist'])
       expect(profileUpdateSchema.safeParse({ locale }).success).toBe(true);
+  });
+
+  it("takes a registration's time zone and language as hints: one the runtime does not know is the default", () => {
+    for (const hint of [{ timezone: 'Mars/Olympus_Mons' }, { locale: 'not a language' }])
+      expect(registerPasskeyRequestSchema.safeParse({ ...REGISTER, ...hint }).success).toBe(true);
+    expect(timezoneOrDefault('Europe/Berlin')).toBe('Europe/Berlin');
+    expect(timezoneOrDefault('Mars/Olympus_Mons')).toBe('UTC');
+    expect(timezoneOrDefault(undefined)).toBe('UTC');
+    expect(localeOrDefault('de-DE')).toBe('de-DE');
+    expect(localeOrDefault('not a language')).toBe('en-US');
+    expect(localeOrDefault(undefined)).toBe('en-US');
   });
 
   it('requires a name', () => {

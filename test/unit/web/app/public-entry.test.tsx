@@ -213,6 +213,9 @@ describe('/signin and /activate on a first load without a session (app/public-en
       cognitoUsername: COGNITO_USERNAME,
       registrationResponse: registrationResponse(),
       expectedChallenge: registrationOptions().challenge,
+      // The browser's, for the new profile.
+      timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      locale: navigator.language,
     });
     expect(cognito.signInWithPasskeyProof).toHaveBeenCalledTimes(1);
     expect(cognito.signInWithPasskeyProof).toHaveBeenCalledWith(COGNITO_USERNAME, PASSKEY_PROOF, USER_ID);

@@ -1,6 +1,4 @@
 import {
-  isLocale,
-  isTimeZone,
   registerPasskeyRequestSchema,
   registerPasskeyResponseSchema,
   type ActivationVerifyResponse,
@@ -30,15 +28,15 @@ interface RegisterPasskeyInput extends ActivationInput {
 
 /**
  * The browser's time zone and language, for the profile an invitation's activation creates (a recovery
- * keeps the profile as it is). Each left out when the server would refuse it (it then writes UTC and
- * en-US), so an odd browser setting never stops an activation.
+ * keeps the profile as it is). Hints: the server writes UTC and en-US for one it does not know, and one
+ * the request could not carry is left out, so an odd browser setting never stops an activation.
  */
 export const browserTimezoneAndLocale = (): { timezone?: string; locale?: string } => {
   const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone as string | undefined;
   const locale = typeof navigator === 'undefined' ? undefined : navigator.language;
   return {
-    ...(timezone && timezone.length <= 64 && isTimeZone(timezone) && { timezone }),
-    ...(locale && locale.length <= 35 && isLocale(locale) && { locale }),
+    ...(timezone?.trim() && timezone.length <= 64 && { timezone }),
+    ...(locale?.trim() && locale.length <= 35 && { locale }),
   };
 };
 
