@@ -9,6 +9,7 @@ import { getWebConfig } from '../config/web-config';
 import { ApiError } from './api-error';
 import { loadAuth } from './auth/load-auth';
 import { reportSessionEnded } from './auth/session-ended';
+import { isNetworkFailure } from './errors';
 
 /** The answer did not have the shape the contract promises. */
 export class UnexpectedResponseError extends Error {
@@ -17,6 +18,15 @@ export class UnexpectedResponseError extends Error {
     super('The server sent an unexpected answer. Please try again.');
   }
 }
+
+/**
+ * Whether a failed call may have changed what the server holds, or met a change someone else made: it
+ * answered (a refusal, or a 5xx that may come after the commit), its answer could not be read, or the
+ * network failed on the way. Not a check that failed before anything was sent (a request body the
+ * schema refused, a device prompt cancelled): nothing is worth reading again after those.
+ */
+export const mayHaveReachedServer = (error: unknown): boolean =>
+  error instanceof ApiError || error instanceof UnexpectedResponseError || isNetworkFailure(error);
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -9,11 +9,12 @@ import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/errors';
 import { displayName } from '../../lib/format';
-import { coachClientsQueryKey, useCoachClients } from './api/get-coach-clients';
+import { useCoachClients } from './api/get-coach-clients';
 import { useClientNotes } from './api/get-client-notes';
 import { NoteForm } from './components/note-form';
 import { NotesThread } from './components/notes-thread';
 import { LoadFailed } from '../../components/load-failed';
+import { coachClientsQueryKey } from '../../lib/query-keys';
 
 /** Not worded by SPEC-2 (docs/decisions/043-coaching-screens.md). */
 const LOAD_FAILED = 'Could not load your clients';

@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { signalAcceptedPasskeys } from '../../lib/passkey-signal';
 import { passkeysQueryKey } from './api/get-passkeys';
-import { invalidateEvents } from '../audit/api/invalidate-events';
 import type { PasskeyList } from '../../../../shared/account';
+import { invalidateEvents } from '../../lib/query-keys';
 
 /**
  * After an add or a removal, done or refused: reads the list again (and the events, which may now

@@ -1,4 +1,4 @@
-import { IMPERIAL_DEFAULT_LANGUAGE } from '../../../../shared/constants';
+import { HEIGHT_CM_MAX, HEIGHT_CM_MIN, IMPERIAL_DEFAULT_LANGUAGE } from '../../../../shared/constants';
 import { cmToFeetInches, feetInchesToCm } from '../../../../shared/height';
 import type { UserProfile } from '../../../../shared/schemas';
 
@@ -70,7 +70,8 @@ export const heightCmOf = (values: ProfileFormValues): number | undefined => {
   const feet = numberOrUndefined(values.heightFeet);
   const inches = numberOrUndefined(values.heightInches);
   if (feet === undefined || inches === undefined) return undefined;
-  if (exact !== undefined) {
+  // Only a height the server takes: 300.4 cm shows as 9 ft 10 in, which is 299.7.
+  if (exact !== undefined && exact >= HEIGHT_CM_MIN && exact <= HEIGHT_CM_MAX) {
     const shown = cmToFeetInches(exact);
     if (shown.feet === feet && shown.inches === inches) return exact;
   }

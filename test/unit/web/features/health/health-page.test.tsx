@@ -313,6 +313,26 @@ describe('Log Measurement dialog', () => {
     expect(screen.getByRole('status')).toBeEmptyDOMElement();
   });
 
+  it('shows a reading the server stored before its answer failed', async () => {
+    const { app, api } = await openHealth('metric', []);
+    const reads = () => api.callsTo('GET', '/v1/measurements').length;
+    await waitFor(() => expect(tile('Blood Glucose').value).toBe('-- mg/dL'));
+    const before = reads();
+    // Stored, then a 500: the tile is read again and shows it.
+    const store = measurementStore([]);
+    api.set('GET /v1/measurements', store.list);
+    api.set('POST /v1/measurements', (call) => {
+      store.create(call);
+      return failure(500, 'Internal server error');
+    });
+    const dialog = await openDialog(app, 'Log Measurement');
+    await app.user.type(dialog.getByLabelText('Blood glucose (mg/dL)'), '101');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent('Internal server error');
+    await waitFor(() => expect(tile('Blood Glucose').value).toBe('99 mg/dL'));
+    expect(reads()).toBeGreaterThan(before);
+  });
+
   it("shows 'Saving...' while busy and 'Entry saved' after", async () => {
     const answer = deferred<Response>();
     const { dialog } = await saveGlucose(() => answer.promise);

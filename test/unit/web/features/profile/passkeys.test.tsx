@@ -120,6 +120,8 @@ describe('Profile page: Passkeys', () => {
     await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
     expect(await section.findByRole('alert')).toHaveTextContent('Failed to create passkey credential');
     expect(api.callsTo('POST', PASSKEYS)).toHaveLength(0);
+    // Nothing was sent: the list is not read again.
+    expect(api.callsTo('GET', PASSKEYS)).toHaveLength(1);
   });
 
   it('tells the browser a passkey the server refused is unknown, not one it holds or whose answer was lost', async () => {

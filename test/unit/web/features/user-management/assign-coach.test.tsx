@@ -127,6 +127,15 @@ describe('User Management: coaches', () => {
     expect(screen.getByRole('button', { name: 'Assign coach for alex@example.com' })).toHaveFocus();
   });
 
+  it('reads no invitation page again for an assignment, which changes none', async () => {
+    const { app, dialog } = await openDialog();
+    const invitationReads = api.callsTo('GET', '/internal/v1/admin/invitations').length;
+    await app.user.click(dialog.getByRole('radio', { name: /^Morgan Lee/ }));
+    await app.user.click(dialog.getByRole('button', { name: 'Assign' }));
+    await screen.findByText('Morgan Lee is now the coach of Alex Rivera.');
+    expect(api.callsTo('GET', '/internal/v1/admin/invitations')).toHaveLength(invitationReads);
+  });
+
   it("shows 'Assigning...' while the change is saved", async () => {
     const answer = deferred<Response>();
     api.set(`PUT ${COACH_PATH}`, () => answer.promise);

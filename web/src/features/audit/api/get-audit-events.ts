@@ -1,11 +1,10 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { auditPageSchema, type AuditEventType, type AuditPage } from '../../../../../shared/audit';
 import { apiRequest } from '../../../lib/api-client';
+import { auditQueryKey } from '../../../lib/query-keys';
 
 /** Events per page: the server's default page, asked for explicitly. */
 export const AUDIT_PAGE_SIZE = 50;
-
-export const auditQueryKey = ['admin', 'audit'] as const;
 
 export interface AuditFilters {
   subjectId?: string;

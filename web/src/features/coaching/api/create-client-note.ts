@@ -1,10 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { coachNoteSchema, createNoteRequestSchema, type CoachNote } from '../../../../../shared/coaching';
-import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { apiRequest, mayHaveReachedServer, validateRequest } from '../../../lib/api-client';
 import { idempotencyKeyFor } from '../../../lib/idempotency';
-import { invalidateEvents } from '../../audit/api/invalidate-events';
-import { coachClientsQueryKey } from './get-coach-clients';
 import { clientNotesPath, clientNotesQueryKey } from './get-client-notes';
+import { coachClientsQueryKey, invalidateEvents } from '../../../lib/query-keys';
 
 export interface CreateNoteInput {
   userId: string;
@@ -30,11 +29,13 @@ export const useCreateClientNote = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createClientNote,
-    onSettled: (_note, _error, { userId }) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: clientNotesQueryKey(userId) }),
-        queryClient.invalidateQueries({ queryKey: coachClientsQueryKey }),
-        invalidateEvents(queryClient),
-      ]),
+    onSettled: (_note, error, { userId }) =>
+      error === null || mayHaveReachedServer(error)
+        ? Promise.all([
+            queryClient.invalidateQueries({ queryKey: clientNotesQueryKey(userId) }),
+            queryClient.invalidateQueries({ queryKey: coachClientsQueryKey }),
+            invalidateEvents(queryClient),
+          ])
+        : undefined,
   });
 };

@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { coachClientListSchema, type CoachClient } from '../../../../../shared/coaching';
 import { apiRequest } from '../../../lib/api-client';
-
-export const coachClientsQueryKey = ['coach', 'clients'] as const;
+import { coachClientsQueryKey } from '../../../lib/query-keys';
 
 /** The signed-in coach's clients, with what My Clients counts (SPEC-2 section 2). */
 export const getCoachClients = async (): Promise<CoachClient[]> =>

@@ -5,7 +5,7 @@ import {
   type HealthLog,
   type NewLog,
 } from '../../../../../shared/health-schemas';
-import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { apiRequest, mayHaveReachedServer, validateRequest } from '../../../lib/api-client';
 import { idempotencyKeyFor } from '../../../lib/idempotency';
 import { logsQueryKey } from './get-logs';
 
@@ -25,6 +25,10 @@ export const useCreateLog = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createLog,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: logsQueryKey }),
+    // As for a measurement: a lost answer or a 5xx may come after the log was stored.
+    onSettled: (_log, error) =>
+      error === null || mayHaveReachedServer(error)
+        ? queryClient.invalidateQueries({ queryKey: logsQueryKey })
+        : undefined,
   });
 };

@@ -5,7 +5,7 @@ import {
   measurementSchema,
   type Measurement,
 } from '../../../../../shared/health-schemas';
-import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { apiRequest, mayHaveReachedServer, validateRequest } from '../../../lib/api-client';
 import { idempotencyKeyFor } from '../../../lib/idempotency';
 import { measurementsQueryKey } from './get-measurements';
 
@@ -38,6 +38,10 @@ export const useCreateMeasurement = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createMeasurement,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: measurementsQueryKey }),
+    // Failed after the request left too: a lost answer or a 5xx may come after the reading was stored.
+    onSettled: (_measurement, error) =>
+      error === null || mayHaveReachedServer(error)
+        ? queryClient.invalidateQueries({ queryKey: measurementsQueryKey })
+        : undefined,
   });
 };

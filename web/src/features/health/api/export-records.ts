@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { invalidateEvents } from '../../audit/api/invalidate-events';
 import { downloadFromApi } from '../../../lib/download';
+import { invalidateEvents } from '../../../lib/query-keys';
 
 export type ExportFormat = 'json' | 'fhir';
 

@@ -5,7 +5,7 @@ import {
   passkeySchema,
   type Passkey,
 } from '../../../../../shared/account';
-import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { apiRequest, mayHaveReachedServer, validateRequest } from '../../../lib/api-client';
 import { createPasskey, type RegistrationResponseJSON } from '../../../lib/passkey';
 import { signalRefusedPasskey } from '../../../lib/passkey-signal';
 import { refreshPasskeys } from '../passkey-signal';
@@ -47,7 +47,8 @@ export const useAddPasskey = () => {
       });
     },
     retry: false,
-    // Failed too: a lost answer or a 5xx may come after the passkey was stored.
-    onSettled: () => refreshPasskeys(queryClient),
+    // Failed after the request left too: a lost answer or a 5xx may come after the passkey was stored.
+    onSettled: (_passkey, error) =>
+      error === null || mayHaveReachedServer(error) ? refreshPasskeys(queryClient) : undefined,
   });
 };

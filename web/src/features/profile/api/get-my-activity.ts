@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { activityListSchema, type ActivityEvent } from '../../../../../shared/audit';
 import { apiRequest } from '../../../lib/api-client';
-
-export const myActivityQueryKey = ['profile', 'activity'] as const;
+import { myActivityQueryKey } from '../../../lib/query-keys';
 
 /** The signed-in person's last 20 sign-ins and security events, newest first (SPEC-2 section 4). */
 export const getMyActivity = async (): Promise<ActivityEvent[]> =>

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { passkeySchema, renamePasskeyRequestSchema, type Passkey } from '../../../../../shared/account';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
-import { invalidateEvents } from '../../audit/api/invalidate-events';
 import { passkeysQueryKey } from './get-passkeys';
+import { invalidateEvents } from '../../../lib/query-keys';
 
 export interface RenamePasskeyInput {
   credentialId: string;

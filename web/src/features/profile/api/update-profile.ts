@@ -6,8 +6,8 @@ import {
   type UserProfile,
 } from '../../../../../shared/schemas';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
-import { usersQueryKey } from '../../user-management/api/get-users';
 import { profileQueryKey } from './get-profile';
+import { usersQueryKey } from '../../../lib/query-keys';
 
 /** PUT /v1/users/me with only the keys the profile-update schema allows. */
 export const updateProfile = (update: ProfileUpdate): Promise<UserProfile> =>

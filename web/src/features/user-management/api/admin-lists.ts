@@ -1,24 +1,31 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { invalidateEvents } from '../../audit/api/invalidate-events';
-import { coachClientsQueryKey } from '../../coaching/api/get-coach-clients';
-import { myCoachQueryKey } from '../../coaching/api/get-my-coach';
 import { invitationsQueryKey } from './get-invitations';
-import { usersQueryKey } from './get-users';
+import {
+  coachClientsQueryKey,
+  invalidateEvents,
+  myCoachQueryKey,
+  usersQueryKey,
+} from '../../../lib/query-keys';
 
 /**
- * Reads both admin lists again (an invitation and the person it became share a row), and marks the
- * events stale: the change wrote one the Audit Log (and 'Recent activity', when the admin is its
- * subject) must show when next opened. The admin's own coaching too: a disable, a delete, a role change
- * or an assignment may begin or end coaching, and the admin may be the coach (My Clients) or the
- * client (My Coach) concerned.
+ * After a change to a person: reads the people again, and marks the events stale (the change wrote one
+ * the Audit Log, and 'Recent activity' when the admin is its subject, must show when next opened), and
+ * the admin's own coaching: a disable, a delete, a role change or an assignment may begin or end
+ * coaching, and the admin may be the coach (My Clients) or the client (My Coach) concerned.
  */
-export const invalidateAdminLists = (queryClient: QueryClient) =>
+export const invalidatePeople = (queryClient: QueryClient) =>
   Promise.all([
-    queryClient.invalidateQueries({ queryKey: invitationsQueryKey }),
     queryClient.invalidateQueries({ queryKey: usersQueryKey }),
     queryClient.invalidateQueries({ queryKey: coachClientsQueryKey }),
     queryClient.invalidateQueries({ queryKey: myCoachQueryKey }),
     invalidateEvents(queryClient),
+  ]);
+
+/** `invalidatePeople`, and the invitations: an invitation and the person it became share a row. */
+export const invalidateAdminLists = (queryClient: QueryClient) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: invitationsQueryKey }),
+    invalidatePeople(queryClient),
   ]);
 
 /**

@@ -5,7 +5,7 @@ import {
   type AssignCoachRequest,
 } from '../../../../../shared/coaching';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
-import { invalidateAdminLists } from './admin-lists';
+import { invalidatePeople } from './admin-lists';
 import { adminUserPath } from './get-users';
 
 export interface AssignCoachInput extends AssignCoachRequest {
@@ -28,13 +28,14 @@ export const assignCoach = async ({ userId, coachId }: AssignCoachInput): Promis
 export const unassignCoach = (userId: string): Promise<void> =>
   apiRequest(coachPath(userId), { method: 'DELETE' });
 
-// Either way the lists are read again: a refusal may mean someone else changed them meanwhile.
+// Either way the people are read again (a refusal may mean someone else changed them meanwhile); an
+// assignment changes no invitation.
 export const useAssignCoach = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: assignCoach, onSettled: () => invalidateAdminLists(queryClient) });
+  return useMutation({ mutationFn: assignCoach, onSettled: () => invalidatePeople(queryClient) });
 };
 
 export const useUnassignCoach = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: unassignCoach, onSettled: () => invalidateAdminLists(queryClient) });
+  return useMutation({ mutationFn: unassignCoach, onSettled: () => invalidatePeople(queryClient) });
 };

@@ -5,7 +5,7 @@ import {
   invitationSchema,
   type Invitation,
 } from '../../../../../shared/schemas';
-import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { apiRequest, mayHaveReachedServer, validateRequest } from '../../../lib/api-client';
 import { idempotencyKeyFor } from '../../../lib/idempotency';
 import { invalidateAdminLists } from './admin-lists';
 
@@ -29,6 +29,7 @@ export const useCreateInvitation = () => {
   return useMutation({
     mutationFn: createInvitation,
     // Refused too: a 409 may mean another admin invited the same person meanwhile.
-    onSettled: () => invalidateAdminLists(queryClient),
+    onSettled: (_invitation, error) =>
+      error === null || mayHaveReachedServer(error) ? invalidateAdminLists(queryClient) : undefined,
   });
 };

@@ -12,6 +12,7 @@ import {
 } from '../../../../../shared/directory';
 import type { AdminUserListItem } from '../../../../../shared/schemas';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { usersQueryKey } from '../../../lib/query-keys';
 
 /** People per page: within the server's 1 to 200. */
 export const DIRECTORY_PAGE_SIZE = 50;
@@ -19,8 +20,6 @@ export const DIRECTORY_PAGE_SIZE = 50;
 const WHOLE_LIST_PAGE_SIZE = 200;
 /** Matches a people picker offers for a search (the Audit Log's Person filter): the first by email. */
 export const MATCHES_LIMIT = 20;
-
-export const usersQueryKey = ['admin', 'users'] as const;
 
 /** Where one person's admin routes live (coach, roles, recovery, disable, enable, delete). */
 export const adminUserPath = (userId: string): string =>
