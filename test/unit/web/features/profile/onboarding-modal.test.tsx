@@ -39,6 +39,12 @@ describe('onboarding modal', () => {
     expect(screen.queryByRole('button', { name: 'Close dialog' })).not.toBeInTheDocument();
   });
 
+  it('offers no date of birth after today', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date(2026, 10, 27, 12, 0) });
+    const { dialog } = await open();
+    expect(dialog.getByLabelText('Date of birth')).toHaveAttribute('max', '2026-11-27');
+  });
+
   it('defaults to imperial for an en-US browser', async () => {
     const { dialog } = await open();
     expect(dialog.getByRole('radio', { name: 'Imperial (ft, in, lb)' })).toBeChecked();

@@ -89,12 +89,19 @@ describe('Profile page', () => {
     expect(api.callsTo('PUT', '/v1/users/me')).toHaveLength(0);
   });
 
-  it('offers no date of birth after today where the person is', async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: new Date(2026, 10, 27, 23, 30) });
-    const app = await open();
-    await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
-    expect(screen.getByLabelText('Date of birth')).toHaveAttribute('max', '2026-11-27');
-    vi.useRealTimers();
+  it('offers no date of birth after today where the person is, not where UTC is', async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/Los_Angeles';
+    try {
+      // 21:30 on the 27th in Los Angeles, already the 28th in UTC.
+      vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-28T05:30:00.000Z') });
+      const app = await open();
+      await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
+      expect(screen.getByLabelText('Date of birth')).toHaveAttribute('max', '2026-11-27');
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 
   it('puts the height bounds on the inputs', async () => {
@@ -147,6 +154,19 @@ describe('Profile page', () => {
     await app.user.click(screen.getByRole('button', { name: 'Save Changes' }));
     await screen.findByRole('button', { name: 'Edit Profile' });
     expect(api.callsTo('PUT', '/v1/users/me')[0]?.body).toMatchObject({ heightCm: 177.8 });
+  });
+
+  it('saves the height feet and inches show when the centimetres typed before the switch were out of bounds', async () => {
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
+    await app.user.clear(screen.getByLabelText('Height (cm)'));
+    await app.user.type(screen.getByLabelText('Height (cm)'), '300.4');
+    await app.user.click(screen.getByRole('radio', { name: 'Imperial (ft, in, lb)' }));
+    expect(screen.getByLabelText('Feet')).toHaveValue(9);
+    expect(screen.getByLabelText('Inches')).toHaveValue(10);
+    await app.user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await screen.findByRole('button', { name: 'Edit Profile' });
+    expect(api.callsTo('PUT', '/v1/users/me')[0]?.body).toMatchObject({ heightCm: 299.7 });
   });
 
   it("shows an admin's new name in User Management, within the list's 60 s of freshness", async () => {
