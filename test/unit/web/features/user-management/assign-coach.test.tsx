@@ -241,6 +241,17 @@ describe('User Management: coaches', () => {
     expect(screen.getByRole('button', { name: 'Assign coach for alex@example.com' })).toHaveFocus();
   });
 
+  /** From another page: User Management, then Morgan Lee made Alex Rivera's coach. */
+  const assignMorganFromUserManagement = async (app: ReturnType<typeof renderApp>) => {
+    await app.user.click(screen.getByRole('link', { name: 'User Management' }));
+    await screen.findByRole('tablist', { name: 'Filter users' });
+    await app.user.click(screen.getByRole('button', { name: 'Assign coach for alex@example.com' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Assign coach' }));
+    await app.user.click(dialog.getByRole('radio', { name: /^Morgan Lee/ }));
+    await app.user.click(dialog.getByRole('button', { name: 'Assign' }));
+    await screen.findByText('Morgan Lee is now the coach of Alex Rivera.');
+  };
+
   it('shows an admin who is also a coach the client just assigned to them in My Clients', async () => {
     cognito.givenSession(sessionUser(['admin', 'coach'], { userId: MORGAN.userId, email: MORGAN.email }));
     api.set('GET /v1/coach/clients', () =>
@@ -253,13 +264,7 @@ describe('User Management: coaches', () => {
     const app = renderApp('/dashboard/clients');
     expect(await screen.findByText(MESSAGES.noClients)).toBeInTheDocument();
 
-    await app.user.click(screen.getByRole('link', { name: 'User Management' }));
-    await screen.findByRole('tablist', { name: 'Filter users' });
-    await app.user.click(screen.getByRole('button', { name: 'Assign coach for alex@example.com' }));
-    const dialog = within(screen.getByRole('dialog', { name: 'Assign coach' }));
-    await app.user.click(dialog.getByRole('radio', { name: /^Morgan Lee/ }));
-    await app.user.click(dialog.getByRole('button', { name: 'Assign' }));
-    await screen.findByText('Morgan Lee is now the coach of Alex Rivera.');
+    await assignMorganFromUserManagement(app);
 
     // Within the list's 60 s of freshness, My Clients is read again: the assignment changed it.
     await app.user.click(screen.getByRole('link', { name: 'My Clients' }));
@@ -279,13 +284,7 @@ describe('User Management: coaches', () => {
     const app = renderApp('/dashboard/coach');
     expect(await screen.findByText(COACHING_MESSAGES.noCoach)).toBeInTheDocument();
 
-    await app.user.click(screen.getByRole('link', { name: 'User Management' }));
-    await screen.findByRole('tablist', { name: 'Filter users' });
-    await app.user.click(screen.getByRole('button', { name: 'Assign coach for alex@example.com' }));
-    const dialog = within(screen.getByRole('dialog', { name: 'Assign coach' }));
-    await app.user.click(dialog.getByRole('radio', { name: /^Morgan Lee/ }));
-    await app.user.click(dialog.getByRole('button', { name: 'Assign' }));
-    await screen.findByText('Morgan Lee is now the coach of Alex Rivera.');
+    await assignMorganFromUserManagement(app);
 
     // Within My Coach's 60 s of freshness, it is read again: the assignment changed it.
     await app.user.click(screen.getByRole('link', { name: 'My Coach' }));
