@@ -154,6 +154,13 @@ describe('registration request', () => {
     expect(localeOrDefault('de-DE')).toBe('de-DE');
     expect(localeOrDefault('not a language')).toBe('en-US');
     expect(localeOrDefault(undefined)).toBe('en-US');
+    // Still a bounded text: one longer than a time zone name or a language tag can be is refused.
+    expect(registerPasskeyRequestSchema.safeParse({ ...REGISTER, timezone: 'x'.repeat(65) }).success).toBe(
+      false,
+    );
+    expect(registerPasskeyRequestSchema.safeParse({ ...REGISTER, locale: 'x'.repeat(36) }).success).toBe(
+      false,
+    );
   });
 
   it('requires a name', () => {

@@ -9,7 +9,6 @@ import { getWebConfig } from '../config/web-config';
 import { ApiError } from './api-error';
 import { loadAuth } from './auth/load-auth';
 import { reportSessionEnded } from './auth/session-ended';
-import { isNetworkFailure } from './errors';
 
 /** The answer did not have the shape the contract promises. */
 export class UnexpectedResponseError extends Error {
@@ -19,14 +18,20 @@ export class UnexpectedResponseError extends Error {
   }
 }
 
+/** Marks what `fetch` itself threw: the request had left, and may have reached the server. */
+const SENT = Symbol('sent');
+
 /**
  * Whether a failed call may have changed what the server holds, or met a change someone else made: it
  * answered (a refusal, or a 5xx that may come after the commit), its answer could not be read, or the
- * network failed on the way. Not a check that failed before anything was sent (a request body the
- * schema refused, a device prompt cancelled): nothing is worth reading again after those.
+ * network failed once the request had left. Not a failure before anything was sent (a request body
+ * the schema refused, a device prompt cancelled, no session, a token refresh offline): nothing is
+ * worth reading again after those.
  */
 export const mayHaveReachedServer = (error: unknown): boolean =>
-  error instanceof ApiError || error instanceof UnexpectedResponseError || isNetworkFailure(error);
+  (error instanceof ApiError && error.message !== MESSAGES.noIdToken) ||
+  error instanceof UnexpectedResponseError ||
+  (error instanceof Error && SENT in error);
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -109,6 +114,10 @@ export async function apiRequest<Output>(
     headers,
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     ...(signal ? { signal } : {}),
+  }).catch((error: unknown) => {
+    // The same error (its type and wording are what the screens go by), marked as sent.
+    if (error instanceof Error) Object.defineProperty(error, SENT, { value: true });
+    throw error;
   });
   if (!response.ok) {
     const { message, fields } = await failureOf(response);

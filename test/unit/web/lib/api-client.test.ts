@@ -3,7 +3,12 @@ import { z } from 'zod';
 import { ACCOUNT_MESSAGES } from '../../../../shared/account';
 import { API_MESSAGES, GATEWAY_MESSAGES, MESSAGES } from '../../../../shared/messages';
 import { onSessionEnded } from '../../../../web/src/lib/auth/session-ended';
-import { apiRequest, UnexpectedResponseError } from '../../../../web/src/lib/api-client';
+import {
+  apiRequest,
+  mayHaveReachedServer,
+  UnexpectedResponseError,
+  validateRequest,
+} from '../../../../web/src/lib/api-client';
 import { ApiError, isRetryableError } from '../../../../web/src/lib/api-error';
 import * as cognito from '../support/cognito-mock';
 import { fakeApi, json } from '../support/fake-api';
@@ -48,6 +53,32 @@ describe('apiRequest', () => {
     ).rejects.toThrow(MESSAGES.noIdToken);
     expect(ended).toHaveBeenCalledTimes(1);
     stop();
+  });
+
+  it('tells a failure that may have reached the server from one before anything was sent', async () => {
+    const failureOf = (call: () => Promise<unknown>) =>
+      call().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    const post = () => apiRequest('/v1/things', { method: 'POST', body: {}, schema: itemSchema });
+    fakeApi({ 'POST /v1/things': json({ message: 'Internal server error' }, 500) });
+    expect(mayHaveReachedServer(await failureOf(post))).toBe(true);
+    fakeApi({ 'POST /v1/things': json({ unexpected: true }) });
+    expect(mayHaveReachedServer(await failureOf(post))).toBe(true);
+    // The network failed once the request had left.
+    vi.mocked(fetch).mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    expect(mayHaveReachedServer(await failureOf(post))).toBe(true);
+
+    // Never sent: the token refresh offline (Amplify's NetworkError), no session, a refused body.
+    const offline = Object.assign(new Error('Network error'), { name: 'NetworkError' });
+    cognito.getIdToken.mockRejectedValueOnce(offline);
+    expect(mayHaveReachedServer(await failureOf(post))).toBe(false);
+    cognito.getIdToken.mockResolvedValueOnce(undefined);
+    expect(mayHaveReachedServer(await failureOf(post))).toBe(false);
+    const refused = await failureOf(async () => validateRequest(itemSchema, { id: 1 }));
+    expect(mayHaveReachedServer(refused)).toBe(false);
+    expect(mayHaveReachedServer(new TypeError('x is undefined'))).toBe(false);
   });
 
   it('skips the token for public calls', async () => {
