@@ -33,6 +33,14 @@ export const mayHaveReachedServer = (error: unknown): boolean =>
   error instanceof UnexpectedResponseError ||
   (error instanceof Error && SENT in error);
 
+/**
+ * A mutation's `onSettled` reading again what its change may have altered: after it is done, or after a
+ * failure that may have reached the server (`mayHaveReachedServer`); not after one before anything
+ * was sent.
+ */
+export const readAgainIfSent = <Read>(error: unknown, read: () => Read): Read | undefined =>
+  error === null || mayHaveReachedServer(error) ? read() : undefined;
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 interface RequestOptions<Output> {

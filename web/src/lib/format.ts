@@ -24,6 +24,13 @@ const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium',
 const preciseFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
 export const formatDate = (iso: string): string => dateFormat.format(new Date(iso));
+
+/** Two digits, as date and time inputs write them. */
+export const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/** `date`'s calendar day where the browser is (YYYY-MM-DD), as a `date` input writes it. */
+export const localDate = (date: Date): string =>
+  `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())}`;
 export const formatDateTime = (iso: string): string => dateTimeFormat.format(new Date(iso));
 export const formatInstant = (iso: string): string => preciseFormat.format(new Date(iso));
 

@@ -14,6 +14,7 @@ import {
   type MeasurementUnit,
 } from '../../../../shared/health';
 import type { Measurement } from '../../../../shared/health-schemas';
+import { localDate, pad2 } from '../../lib/format';
 
 export const CONTEXT_LABELS: Record<GlucoseContext, string> = {
   fasting: 'Fasting',
@@ -55,11 +56,9 @@ const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium',
 export const formatDate = (iso: string): string => dateFormat.format(new Date(iso));
 export const formatDateTime = (iso: string): string => dateTimeFormat.format(new Date(iso));
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
 /** `date` as a `datetime-local` value (local time, minutes). */
 export const toLocalInput = (date: Date): string =>
-  `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  `${localDate(date)}T${pad2(date.getHours())}:${pad2(date.getMinutes())}`;
 
 /**
  * A `datetime-local` value as an ISO 8601 UTC instant. Anything that is not a time is passed on

@@ -1,6 +1,7 @@
 import { HEIGHT_CM_MAX, HEIGHT_CM_MIN, IMPERIAL_DEFAULT_LANGUAGE } from '../../../../shared/constants';
 import { cmToFeetInches, feetInchesToCm } from '../../../../shared/height';
 import type { UserProfile } from '../../../../shared/schemas';
+import { localDate } from '../../lib/format';
 
 export type MeasurementSystem = UserProfile['measurementSystem'];
 export type SexAssignedAtBirth = UserProfile['sexAssignedAtBirth'];
@@ -100,14 +101,11 @@ export const formatHeight = (heightCm: number | undefined, system: MeasurementSy
   return `${feet} ft ${inches} in`;
 };
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
 /**
  * Today's date (YYYY-MM-DD) where the person is: the latest date of birth the date fields offer (the
  * server takes any date up to today anywhere on Earth, decision 002).
  */
-export const localToday = (now = new Date()): string =>
-  `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+export const localToday = (): string => localDate(new Date());
 
 /** A calendar date (YYYY-MM-DD) in the reader's locale, without time-zone drift. */
 export const formatDate = (date: string | undefined): string | undefined =>

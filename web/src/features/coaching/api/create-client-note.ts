@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { coachNoteSchema, createNoteRequestSchema, type CoachNote } from '../../../../../shared/coaching';
-import { apiRequest, mayHaveReachedServer, validateRequest } from '../../../lib/api-client';
+import { apiRequest, readAgainIfSent, validateRequest } from '../../../lib/api-client';
 import { idempotencyKeyFor } from '../../../lib/idempotency';
 import { clientNotesPath, clientNotesQueryKey } from './get-client-notes';
 import { coachClientsQueryKey, invalidateEvents } from '../../../lib/query-keys';
@@ -30,12 +30,12 @@ export const useCreateClientNote = () => {
   return useMutation({
     mutationFn: createClientNote,
     onSettled: (_note, error, { userId }) =>
-      error === null || mayHaveReachedServer(error)
-        ? Promise.all([
-            queryClient.invalidateQueries({ queryKey: clientNotesQueryKey(userId) }),
-            queryClient.invalidateQueries({ queryKey: coachClientsQueryKey }),
-            invalidateEvents(queryClient),
-          ])
-        : undefined,
+      readAgainIfSent(error, () =>
+        Promise.all([
+          queryClient.invalidateQueries({ queryKey: clientNotesQueryKey(userId) }),
+          queryClient.invalidateQueries({ queryKey: coachClientsQueryKey }),
+          invalidateEvents(queryClient),
+        ]),
+      ),
   });
 };

@@ -5,7 +5,7 @@ import {
   type HealthLog,
   type NewLog,
 } from '../../../../../shared/health-schemas';
-import { apiRequest, mayHaveReachedServer, validateRequest } from '../../../lib/api-client';
+import { apiRequest, readAgainIfSent, validateRequest } from '../../../lib/api-client';
 import { idempotencyKeyFor } from '../../../lib/idempotency';
 import { logsQueryKey } from './get-logs';
 
@@ -27,8 +27,6 @@ export const useCreateLog = () => {
     mutationFn: createLog,
     // As for a measurement: a lost answer or a 5xx may come after the log was stored.
     onSettled: (_log, error) =>
-      error === null || mayHaveReachedServer(error)
-        ? queryClient.invalidateQueries({ queryKey: logsQueryKey })
-        : undefined,
+      readAgainIfSent(error, () => queryClient.invalidateQueries({ queryKey: logsQueryKey })),
   });
 };

@@ -5,7 +5,7 @@ import {
   measurementSchema,
   type Measurement,
 } from '../../../../../shared/health-schemas';
-import { apiRequest, mayHaveReachedServer, validateRequest } from '../../../lib/api-client';
+import { apiRequest, readAgainIfSent, validateRequest } from '../../../lib/api-client';
 import { idempotencyKeyFor } from '../../../lib/idempotency';
 import { measurementsQueryKey } from './get-measurements';
 
@@ -40,8 +40,6 @@ export const useCreateMeasurement = () => {
     mutationFn: createMeasurement,
     // Failed after the request left too: a lost answer or a 5xx may come after the reading was stored.
     onSettled: (_measurement, error) =>
-      error === null || mayHaveReachedServer(error)
-        ? queryClient.invalidateQueries({ queryKey: measurementsQueryKey })
-        : undefined,
+      readAgainIfSent(error, () => queryClient.invalidateQueries({ queryKey: measurementsQueryKey })),
   });
 };

@@ -5,7 +5,7 @@ import {
   passkeySchema,
   type Passkey,
 } from '../../../../../shared/account';
-import { apiRequest, mayHaveReachedServer, validateRequest } from '../../../lib/api-client';
+import { apiRequest, readAgainIfSent, validateRequest } from '../../../lib/api-client';
 import { createPasskey, type RegistrationResponseJSON } from '../../../lib/passkey';
 import { signalRefusedPasskey } from '../../../lib/passkey-signal';
 import { refreshPasskeys } from '../passkey-signal';
@@ -48,7 +48,6 @@ export const useAddPasskey = () => {
     },
     retry: false,
     // Failed after the request left too: a lost answer or a 5xx may come after the passkey was stored.
-    onSettled: (_passkey, error) =>
-      error === null || mayHaveReachedServer(error) ? refreshPasskeys(queryClient) : undefined,
+    onSettled: (_passkey, error) => readAgainIfSent(error, () => refreshPasskeys(queryClient)),
   });
 };

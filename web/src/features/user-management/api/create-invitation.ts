@@ -5,7 +5,7 @@ import {
   invitationSchema,
   type Invitation,
 } from '../../../../../shared/schemas';
-import { apiRequest, mayHaveReachedServer, validateRequest } from '../../../lib/api-client';
+import { apiRequest, readAgainIfSent, validateRequest } from '../../../lib/api-client';
 import { idempotencyKeyFor } from '../../../lib/idempotency';
 import { invalidateAdminLists } from './admin-lists';
 
@@ -29,7 +29,6 @@ export const useCreateInvitation = () => {
   return useMutation({
     mutationFn: createInvitation,
     // Refused too: a 409 may mean another admin invited the same person meanwhile.
-    onSettled: (_invitation, error) =>
-      error === null || mayHaveReachedServer(error) ? invalidateAdminLists(queryClient) : undefined,
+    onSettled: (_invitation, error) => readAgainIfSent(error, () => invalidateAdminLists(queryClient)),
   });
 };
