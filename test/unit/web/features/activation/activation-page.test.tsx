@@ -29,6 +29,13 @@ const validAnswer = {
   registrationOptions: registrationOptions(),
 };
 
+/** The browser's time zone and language, as the activation reads them. */
+const givenBrowser = (timeZone: string, language: string) => {
+  const resolved = Intl.DateTimeFormat().resolvedOptions();
+  vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockReturnValue({ ...resolved, timeZone });
+  vi.spyOn(navigator, 'language', 'get').mockReturnValue(language);
+};
+
 describe('/activate', () => {
   let api: ReturnType<typeof fakeApi>;
 
@@ -170,12 +177,7 @@ describe('/activate', () => {
   });
 
   it('creates the passkey, registers it, signs in with the proof and opens the dashboard', async () => {
-    const resolved = Intl.DateTimeFormat().resolvedOptions();
-    vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockReturnValue({
-      ...resolved,
-      timeZone: 'Europe/Berlin',
-    });
-    vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
+    givenBrowser('Europe/Berlin', 'de-DE');
     const app = await open();
     await fillAndVerify(app);
     await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));
@@ -198,12 +200,7 @@ describe('/activate', () => {
   });
 
   it('sends an odd time zone for the server to judge, leaves out an empty language, and goes on', async () => {
-    const resolved = Intl.DateTimeFormat().resolvedOptions();
-    vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockReturnValue({
-      ...resolved,
-      timeZone: 'Etc/Unknown',
-    });
-    vi.spyOn(navigator, 'language', 'get').mockReturnValue('');
+    givenBrowser('Etc/Unknown', '');
     const app = await open();
     await fillAndVerify(app);
     await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));
