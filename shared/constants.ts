@@ -29,6 +29,9 @@ export const CM_PER_INCH = 2.54;
 
 export const DEFAULT_TIMEZONE = 'UTC';
 export const DEFAULT_LOCALE = 'en-US';
+/** The longest IANA time zone name and BCP 47 language tag a profile keeps (RFC 5646's 35 for a tag). */
+export const TIMEZONE_MAX_LENGTH = 64;
+export const LOCALE_MAX_LENGTH = 35;
 export const DEFAULT_SEX_ASSIGNED_AT_BIRTH = 'prefer-not-to-say';
 export const DEFAULT_MEASUREMENT_SYSTEM = 'metric';
 /** The browser language that makes imperial the default measurement system. */

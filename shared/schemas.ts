@@ -29,10 +29,12 @@ import {
   FAMILY_NAME_MAX,
   HEIGHT_CM_MAX,
   HEIGHT_CM_MIN,
+  LOCALE_MAX_LENGTH,
   NAME_MAX,
   ONBOARDING_AGE_MAX,
   PREFERRED_NAME_MAX,
   ROLE_GROUPS,
+  TIMEZONE_MAX_LENGTH,
 } from './constants';
 import { VALIDATION } from './messages';
 
@@ -101,9 +103,9 @@ export const localeOrDefault = (value: string | undefined): string =>
  * registration takes the browser's as a hint instead (`timezoneOrDefault`, `localeOrDefault`).
  */
 const timezoneSchema = /* @__PURE__ */ (() =>
-  shortText(64).check(z.refine(isTimeZone, { error: VALIDATION.invalidTimezone })))();
+  shortText(TIMEZONE_MAX_LENGTH).check(z.refine(isTimeZone, { error: VALIDATION.invalidTimezone })))();
 const localeSchema = /* @__PURE__ */ (() =>
-  shortText(35).check(z.refine(isLocale, { error: VALIDATION.invalidLocale })))();
+  shortText(LOCALE_MAX_LENGTH).check(z.refine(isLocale, { error: VALIDATION.invalidLocale })))();
 
 export const emailSchema = /* @__PURE__ */ (() =>
   z.pipe(
@@ -191,8 +193,8 @@ export const userProfileSchema = /* @__PURE__ */ (() =>
     sexAssignedAtBirth: z._default(sexAssignedAtBirthSchema, DEFAULT_SEX_ASSIGNED_AT_BIRTH),
     measurementSystem: z._default(measurementSystemSchema, DEFAULT_MEASUREMENT_SYSTEM),
     phoneNumber: z.optional(shortText(32)),
-    timezone: z.optional(shortText(64)),
-    locale: z.optional(shortText(35)),
+    timezone: z.optional(shortText(TIMEZONE_MAX_LENGTH)),
+    locale: z.optional(shortText(LOCALE_MAX_LENGTH)),
     metadata: z._default(profileMetadataSchema, { onboardingCompleted: false }),
   }))();
 export type UserProfile = z.infer<typeof userProfileSchema>;
@@ -253,8 +255,8 @@ export const registrationRequestSchema = /* @__PURE__ */ (() =>
     activationCode: registrationActivationCodeSchema,
     name: nameSchema,
     phoneNumber: z.optional(shortText(32)),
-    timezone: z._default(shortText(64), DEFAULT_TIMEZONE),
-    locale: z._default(shortText(35), DEFAULT_LOCALE),
+    timezone: z._default(shortText(TIMEZONE_MAX_LENGTH), DEFAULT_TIMEZONE),
+    locale: z._default(shortText(LOCALE_MAX_LENGTH), DEFAULT_LOCALE),
   }))();
 export type RegistrationRequest = z.infer<typeof registrationRequestSchema>;
 
@@ -415,8 +417,8 @@ export const registerPasskeyRequestSchema = /* @__PURE__ */ (() =>
     name: z.optional(nameSchema),
     phoneNumber: z.optional(shortText(32)),
     /** The browser's, for the new profile: one `Intl` does not know is replaced by the default. */
-    timezone: z.optional(shortText(64)),
-    locale: z.optional(shortText(35)),
+    timezone: z.optional(shortText(TIMEZONE_MAX_LENGTH)),
+    locale: z.optional(shortText(LOCALE_MAX_LENGTH)),
   }))();
 export type RegisterPasskeyRequest = z.infer<typeof registerPasskeyRequestSchema>;
 

@@ -178,6 +178,34 @@ describe('the JSON export', () => {
     });
     expect(bad.status).toBe(400);
   });
+
+  it("is named by the person's calendar day, in the time zone their profile keeps", async () => {
+    const setZone = (timezone: string) =>
+      people.http.request('PUT', '/v1/users/me', { token: people.a.idToken, json: { timezone } });
+    // Zones with no clock changes, chosen so the person's day is not the UTC day: UTC+14 is a day
+    // ahead from 10:00 UTC on, UTC-11 a day behind before 11:00 UTC.
+    const [zone, offsetHours] =
+      new Date().getUTCHours() >= 10
+        ? (['Pacific/Kiritimati', 14] as const)
+        : (['Pacific/Pago_Pago', -11] as const);
+    expect((await setZone(zone)).status).toBe(200);
+    try {
+      for (const format of ['json', 'fhir'] as const) {
+        const response = await exportAs(format);
+        const exportedAt =
+          format === 'json'
+            ? ((await response.json()) as { exportedAt: string }).exportedAt
+            : ((await response.json()) as Bundle).timestamp!;
+        const day = new Date(Date.parse(exportedAt) + offsetHours * 3_600_000).toISOString().slice(0, 10);
+        const suffix = format === 'json' ? 'json' : 'fhir.json';
+        expect(response.headers.get('content-disposition')).toBe(
+          `attachment; filename="health-records-${day}.${suffix}"`,
+        );
+      }
+    } finally {
+      await setZone('UTC');
+    }
+  });
 });
 
 describe('the FHIR export', () => {

@@ -10,9 +10,11 @@
  */
 import { exportQuerySchema, type HealthLog, type Measurement } from '../../../shared/health-schemas';
 import { HEALTH_MESSAGES } from '../../../shared/health-messages';
+import { DEFAULT_TIMEZONE } from '../../../shared/constants';
 import { API_MESSAGES } from '../../../shared/messages';
 import type { UserProfile } from '../../../shared/schemas';
 import { originOf, recordAudit } from '../../common/audit';
+import { calendarDayIn } from '../../common/calendar-day';
 import { HttpError, NotFound } from '../../common/errors';
 import { fhirBundle } from '../../common/fhir-export';
 import { fitsOneAnswer, httpHandler, ok, type HttpResult } from '../../common/http';
@@ -59,7 +61,7 @@ export const handler = httpHandler(
     const profile = await getProfile(caller.sub);
     if (!profile) throw new NotFound(API_MESSAGES.profileNotFound);
     const exportedAt = new Date().toISOString();
-    const day = exportedAt.slice(0, 10);
+    const day = calendarDayIn(exportedAt, profile.timezone ?? DEFAULT_TIMEZONE);
     const measurements = (await listAllRecords(caller.sub, 'M')) as Measurement[];
     const result: HttpResult =
       query.format === 'fhir'

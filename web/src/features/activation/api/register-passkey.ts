@@ -5,6 +5,7 @@ import {
   type PasskeyVerifyResponse,
 } from '../../../../../shared/schemas';
 import { apiRequest, validateRequest } from '../../../lib/api-client';
+import { LOCALE_MAX_LENGTH, TIMEZONE_MAX_LENGTH } from '../../../../../shared/constants';
 import { MESSAGES } from '../../../../../shared/messages';
 import type { PasskeyProof, SessionUser } from '../../../lib/auth/session-user';
 import {
@@ -35,8 +36,8 @@ export const browserTimezoneAndLocale = (): { timezone?: string; locale?: string
   const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone as string | undefined;
   const locale = typeof navigator === 'undefined' ? undefined : navigator.language;
   return {
-    ...(timezone?.trim() && timezone.length <= 64 && { timezone }),
-    ...(locale?.trim() && locale.length <= 35 && { locale }),
+    ...(timezone?.trim() && timezone.length <= TIMEZONE_MAX_LENGTH && { timezone }),
+    ...(locale?.trim() && locale.length <= LOCALE_MAX_LENGTH && { locale }),
   };
 };
 
