@@ -114,6 +114,11 @@ describe('health records in the browser', () => {
     await openFromSidebar(page, 'My Health', 'Health Overview');
     for (const title of ['Blood Glucose', 'Weight', 'Waist Circumference', 'Blood Pressure'])
       await tile(page, title).getByText('No entries yet', { exact: true }).waitFor();
+    // The empty 'Entry saved' region is already in the accessibility tree (not display: none), so the
+    // message put in it is read out as it arrives.
+    const savedStatus = page.locator('p.save-status');
+    expect(await savedStatus.textContent()).toBe('');
+    expect(await page.getByRole('status').and(savedStatus).count()).toBe(1);
 
     await logMeasurement(
       page,

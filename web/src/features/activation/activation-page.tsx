@@ -7,8 +7,8 @@ import type { PasskeyProof, SessionUser } from '../../lib/auth/session-user';
 import { errorMessage } from '../../lib/errors';
 import { withMutationRetry } from '../../lib/retry-policy';
 import type { Verification } from './api/register-passkey';
-import { CodeStep } from './code-step';
-import { PasskeyStep } from './passkey-step';
+import { CodeStep, EMAIL_FIELD } from './code-step';
+import { PasskeyStep, PASSKEY_STEP_TITLE } from './passkey-step';
 
 const CODE_PARAM = 'code';
 const STEP_PARAM = 'step';
@@ -111,6 +111,15 @@ export function ActivationPage() {
       () => undefined,
     );
   }, [onPasskeyStep, preloadAfterActivation]);
+
+  // A step that replaces the other takes the focus the pressed button had, so a screen reader says
+  // where the person is: step 2's title after 'Verify Code', the email field after 'Back'.
+  const shownStep = useRef(onPasskeyStep);
+  useEffect(() => {
+    if (shownStep.current === onPasskeyStep) return;
+    shownStep.current = onPasskeyStep;
+    document.getElementById(onPasskeyStep ? PASSKEY_STEP_TITLE : EMAIL_FIELD)?.focus();
+  }, [onPasskeyStep]);
 
   const goToStep = (passkey: boolean) => {
     setError(null);

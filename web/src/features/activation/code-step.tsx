@@ -16,6 +16,9 @@ interface CodeStepProps {
   error: string | null;
 }
 
+/** The email field's id: where focus goes back to from step 2. */
+export const EMAIL_FIELD = 'activation-email';
+
 /** Step 1: email and activation code; the code formats itself as XXXX-XXXX-XXXX-XXXX. */
 export function CodeStep({
   email,
@@ -53,9 +56,9 @@ export function CodeStep({
     <form className="form" onSubmit={submit} onFocus={onIntent} onPointerEnter={onIntent} noValidate={false}>
       {error && <Alert tone="error">{error}</Alert>}
       <div className="field">
-        <label htmlFor="activation-email">Email address</label>
+        <label htmlFor={EMAIL_FIELD}>Email address</label>
         <input
-          id="activation-email"
+          id={EMAIL_FIELD}
           type="email"
           autoComplete="email"
           required

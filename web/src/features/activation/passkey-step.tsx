@@ -10,11 +10,14 @@ interface PasskeyStepProps {
   error: string | null;
 }
 
+/** Step 2's title's id: focus moves to it from step 1 (it is focusable by script only). */
+export const PASSKEY_STEP_TITLE = 'passkey-step-title';
+
 /** Step 2: create the passkey on this device. */
 export function PasskeyStep({ email, onCreate, onBack, busy, error }: PasskeyStepProps) {
   return (
-    <section className="stack" aria-labelledby="passkey-step-title">
-      <h2 id="passkey-step-title" className="auth-card__step-title">
+    <section className="stack" aria-labelledby={PASSKEY_STEP_TITLE}>
+      <h2 id={PASSKEY_STEP_TITLE} className="auth-card__step-title" tabIndex={-1}>
         {MESSAGES.setUpYourPasskey}
       </h2>
       <p className="muted">

@@ -1,6 +1,7 @@
-import { useEffect, useEffectEvent, useState } from 'react';
+import { useState } from 'react';
 import type { WireSchema } from '../../../../shared/schemas';
 import { errorMessage } from '../../lib/errors';
+import { useFocusAfterRender } from '../../lib/use-focus-after-render';
 import { fieldErrors, firstInvalid } from './form-errors';
 
 /** Not worded by SPEC-2 (docs/decisions/041-health-screens.md). */
@@ -41,23 +42,15 @@ export const useEntryForm = <Field extends string, Body, Saved>({
   onSaved,
 }: EntryFormOptions<Field, Body, Saved>) => {
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [attempt, setAttempt] = useState(0);
-
-  const focusFirstInvalid = useEffectEvent(() => {
-    const first = firstInvalid(fields, errors);
-    if (first) document.getElementById(idOf(first))?.focus();
-  });
-  // After each submit, once its messages are on screen (so focus lands on a described field);
-  // typing never moves focus.
-  useEffect(() => {
-    if (attempt) focusFirstInvalid();
-  }, [attempt]);
+  // After each refused submit, once its messages are on screen; typing never moves focus.
+  const focusAfterRender = useFocusAfterRender();
 
   const submit = (body: Body) => {
     const found = fieldErrors(schema, body, fieldOf);
     setErrors(found);
-    setAttempt((n) => n + 1);
-    if (firstInvalid(fields, found)) {
+    const first = firstInvalid(fields, found);
+    if (first) {
+      focusAfterRender(idOf(first));
       save.reset();
       return;
     }

@@ -98,7 +98,10 @@ export const useRowActions = ({ openDialog, openDialogIfNone, announce }: RowAct
     onDeleteInvitation: (entry) => {
       if (!window.confirm(confirmDeleteInvitation(entry.email))) return;
       begin();
-      deleteInvitation.mutate(entry.email, { onError: failWith(MESSAGES.deleteInvitationFallback) });
+      deleteInvitation.mutate(entry.email, {
+        onSuccess: () => announce(`Invitation for ${entry.email} deleted.`),
+        onError: failWith(MESSAGES.deleteInvitationFallback),
+      });
     },
   };
 

@@ -259,6 +259,16 @@ describe('/activate', () => {
     expect(screen.getByLabelText('Email address')).toHaveValue('Casey@Example.com');
   });
 
+  it("moves focus with the step: to step 2's title after Verify Code, to the email after Back", async () => {
+    const app = await open();
+    // The pressed button leaves with its step; focus must not fall back to the page.
+    await fillAndVerify(app);
+    const title = await screen.findByRole('heading', { name: MESSAGES.setUpYourPasskey });
+    await waitFor(() => expect(title).toHaveFocus());
+    await app.user.click(screen.getByRole('button', { name: 'Back' }));
+    await waitFor(() => expect(screen.getByLabelText('Email address')).toHaveFocus());
+  });
+
   it('refuses a browser without WebAuthn', async () => {
     passkey.isWebAuthnSupported.mockReturnValue(false);
     const app = await open();

@@ -15,6 +15,7 @@ import {
   sessionUser,
 } from '../../support/factories';
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
+import { heardOnFocus } from '../../support/focus';
 import { renderApp } from '../../support/render-app';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
@@ -255,6 +256,7 @@ describe('Client detail', () => {
       await app.user.click(field);
       await app.user.paste(text);
     }
+    const heard = heardOnFocus(field);
     await app.user.click(notesSection().getByRole('button', { name: 'Save note' }));
 
     expect(notesSection().getByText('Note must be 1 to 2000 characters')).toBeInTheDocument();
@@ -262,7 +264,11 @@ describe('Client detail', () => {
     expect(field).toHaveAccessibleDescription(
       expect.stringContaining('Note must be 1 to 2000 characters') as string,
     );
-    expect(field).toHaveFocus();
+    await waitFor(() => expect(field).toHaveFocus());
+    // Focus lands once the message is there, so it is said with the field.
+    expect(heard).toEqual([
+      { invalid: true, description: expect.stringContaining('Note must be 1 to 2000 characters') as string },
+    ]);
     expect(api.callsTo('POST', `${BASE}/notes`)).toHaveLength(0);
   });
 

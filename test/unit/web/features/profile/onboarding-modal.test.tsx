@@ -4,6 +4,7 @@ import { MESSAGES, VALIDATION } from '../../../../../shared/messages';
 import * as cognito from '../../support/cognito-mock';
 import { completeProfile, newProfile, sessionUser } from '../../support/factories';
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
+import { heardOnFocus } from '../../support/focus';
 import { renderApp } from '../../support/render-app';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
@@ -71,6 +72,26 @@ describe('onboarding modal', () => {
     expect(dialog.getByLabelText('Email')).toHaveAccessibleDescription(VALIDATION.invalidEmail);
     expect(dialog.getByLabelText('Email')).toHaveFocus();
     expect(api.callsTo('PUT', '/v1/users/me')).toHaveLength(0);
+  });
+
+  it('focuses the first field it refuses once its message is there, so the message is said with it', async () => {
+    const { app, dialog, save } = await open();
+    const heard = heardOnFocus(dialog.getByLabelText('Preferred name'));
+    await app.user.click(save);
+    await waitFor(() => expect(dialog.getByLabelText('Preferred name')).toHaveFocus());
+    expect(heard).toEqual([{ invalid: true, description: VALIDATION.preferredNameRequired }]);
+  });
+
+  it("describes each of feet and inches by the height's message: focus lands on Feet", async () => {
+    const { app, dialog, save } = await open();
+    await app.user.type(dialog.getByLabelText('Preferred name'), 'Casey');
+    await app.user.type(dialog.getByLabelText('Family name'), 'Jordan');
+    await app.user.type(dialog.getByLabelText('Date of birth'), '1990-04-15');
+    const heard = heardOnFocus(dialog.getByLabelText('Feet'));
+    await app.user.click(save);
+    await waitFor(() => expect(dialog.getByLabelText('Feet')).toHaveFocus());
+    expect(heard).toEqual([{ invalid: true, description: VALIDATION.heightRequired }]);
+    expect(dialog.getByLabelText('Inches')).toHaveAccessibleDescription(VALIDATION.heightRequired);
   });
 
   it.each([

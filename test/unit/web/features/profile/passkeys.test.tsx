@@ -13,6 +13,7 @@ import {
   sessionUser,
 } from '../../support/factories';
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
+import { heardOnFocus } from '../../support/focus';
 import * as passkey from '../../support/passkey-mock';
 import { renderApp } from '../../support/render-app';
 import { expectHeldOpen } from '../../support/modal';
@@ -340,8 +341,12 @@ describe('Profile page: Passkeys', () => {
 
     await app.user.clear(name);
     await app.user.type(name, '   ');
+    const heard = heardOnFocus(name);
     await app.user.click(dialog.getByRole('button', { name: 'Save' }));
     expect(dialog.getByText('Name must be 1 to 64 characters')).toBeInTheDocument();
+    // Back to the field, with its message said (Save had the focus).
+    await waitFor(() => expect(name).toHaveFocus());
+    expect(heard).toEqual([{ invalid: true, description: 'Name must be 1 to 64 characters' }]);
     expect(api.callsTo('PATCH', `${PASSKEYS}/${LAPTOP.credentialId}`)).toHaveLength(0);
 
     await app.user.clear(name);

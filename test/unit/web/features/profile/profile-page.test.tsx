@@ -335,9 +335,10 @@ describe('Profile page: Recent activity', () => {
     api.set('GET /v1/users/me/activity', () => answer.clone());
     const app = renderApp('/dashboard/profile');
     const activity = within(await screen.findByRole('region', { name: 'Recent activity' }));
-    expect(
-      await activity.findByText('Could not load your recent activity: Service unavailable'),
-    ).toBeInTheDocument();
+    // An alert, so it is said as it appears.
+    const alert = await activity.findByRole('alert');
+    expect(alert).toHaveTextContent('Could not load your recent activity');
+    expect(alert).toHaveTextContent('Service unavailable');
     expect(section('Account Information').getByText('casey@example.com')).toBeInTheDocument();
     answer = json({ events: [auditEvent({ type: 'data.exported' })] });
     await app.user.click(activity.getByRole('button', { name: 'Try again' }));

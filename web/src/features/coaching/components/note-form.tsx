@@ -1,9 +1,10 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { COACH_NOTE_MAX, createNoteRequestSchema } from '../../../../../shared/coaching';
 import { MESSAGES } from '../../../../../shared/messages';
 import { Alert } from '../../../components/alert';
 import { describedBy, FieldShell } from '../../../components/form-field';
 import { errorMessage } from '../../../lib/errors';
+import { useFocusAfterRender } from '../../../lib/use-focus-after-render';
 import { useCreateClientNote } from '../api/create-client-note';
 
 /** Not worded by SPEC-2 (docs/decisions/043-coaching-screens.md). */
@@ -21,7 +22,7 @@ export function NoteForm({ userId, clientName }: { userId: string; clientName: s
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
   const [status, setStatus] = useState('');
-  const field = useRef<HTMLTextAreaElement>(null);
+  const focusAfterRender = useFocusAfterRender();
   const create = useCreateClientNote();
 
   const submit = (event: FormEvent) => {
@@ -30,7 +31,7 @@ export function NoteForm({ userId, clientName }: { userId: string; clientName: s
     const problem = problemWith(text);
     setError(problem);
     if (problem) {
-      field.current?.focus();
+      focusAfterRender(FIELD_ID);
       return;
     }
     create.mutate(
@@ -53,7 +54,6 @@ export function NoteForm({ userId, clientName }: { userId: string; clientName: s
       {create.isError && <Alert tone="error">{errorMessage(create.error, SAVE_FAILED)}</Alert>}
       <FieldShell id={FIELD_ID} label="Note" error={error} hint={hint}>
         <textarea
-          ref={field}
           id={FIELD_ID}
           rows={5}
           value={text}

@@ -35,6 +35,11 @@ export function HeightFields({ idPrefix, values, onChange, error }: HeightFields
     );
   }
   const errorId = `${idPrefix}-height-error`;
+  // Each input is described by the pair's message too: focus lands on Feet, not on the group.
+  const invalid = {
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? errorId : undefined,
+  };
   return (
     <fieldset
       className={`fieldset${error ? ' field--invalid' : ''}`}
@@ -52,7 +57,7 @@ export function HeightFields({ idPrefix, values, onChange, error }: HeightFields
           step={1}
           value={values.heightFeet}
           onChange={(event) => onChange({ heightFeet: event.target.value })}
-          aria-invalid={error ? true : undefined}
+          {...invalid}
         />
         <TextField
           id={`${idPrefix}-height-inches`}
@@ -64,7 +69,7 @@ export function HeightFields({ idPrefix, values, onChange, error }: HeightFields
           step={1}
           value={values.heightInches}
           onChange={(event) => onChange({ heightInches: event.target.value })}
-          aria-invalid={error ? true : undefined}
+          {...invalid}
         />
       </div>
       {error && (

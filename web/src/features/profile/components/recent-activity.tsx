@@ -1,7 +1,7 @@
 import { AUDIT_TYPE_LABELS } from '../../../../../shared/audit';
+import { LoadFailed } from '../../../components/load-failed';
 import { Spinner } from '../../../components/spinner';
 import { describeUserAgent, formatDateTime } from '../../../lib/format';
-import { errorMessage } from '../../../lib/errors';
 import { useMyActivity } from '../api/get-my-activity';
 import { ProfileSection } from '../profile-view';
 
@@ -20,20 +20,7 @@ export function RecentActivity() {
         Your last sign-ins and changes to your account. Something you do not recognise? Tell your admin.
       </p>
       {activity.isError ? (
-        <div className="stack">
-          <p>
-            {LOAD_FAILED}: {errorMessage(activity.error, 'Please try again.')}
-          </p>
-          <div>
-            <button
-              type="button"
-              className="button button--secondary button--small"
-              onClick={() => void activity.refetch()}
-            >
-              Try again
-            </button>
-          </div>
-        </div>
+        <LoadFailed title={LOAD_FAILED} error={activity.error} onRetry={activity.refetch} />
       ) : activity.isPending ? (
         <Spinner />
       ) : activity.data.length === 0 ? (

@@ -10,11 +10,13 @@ import { Alert } from '../../../components/alert';
 import { FormActions } from '../../../components/form-actions';
 import { Modal } from '../../../components/overlay/modal';
 import { errorMessage } from '../../../lib/errors';
+import { useFocusAfterRender } from '../../../lib/use-focus-after-render';
 import { useRenamePasskey } from '../api/rename-passkey';
 import { PasskeyNameField } from './passkey-name-field';
 
 /** Not worded by SPEC-2 (docs/decisions/045-account-screens.md). */
 const RENAME_FAILED = 'Could not rename the passkey. Please try again.';
+const NAME_FIELD = 'rename-passkey-name';
 
 interface RenamePasskeyModalProps {
   passkey: Passkey;
@@ -27,12 +29,14 @@ export function RenamePasskeyModal({ passkey, onClose, onRenamed }: RenamePasske
   const [name, setName] = useState(passkey.name);
   const [invalid, setInvalid] = useState<string>();
   const rename = useRenamePasskey();
+  const focusAfterRender = useFocusAfterRender();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = passkeyNameSchema.safeParse(name);
     if (!parsed.success) {
       setInvalid(parsed.error.issues[0]?.message ?? ACCOUNT_MESSAGES.passkeyName);
+      focusAfterRender(NAME_FIELD);
       return;
     }
     setInvalid(undefined);
@@ -49,7 +53,7 @@ export function RenamePasskeyModal({ passkey, onClose, onRenamed }: RenamePasske
       <form className="form" onSubmit={submit} noValidate>
         {rename.isError && <Alert tone="error">{errorMessage(rename.error, RENAME_FAILED)}</Alert>}
         <PasskeyNameField
-          id="rename-passkey-name"
+          id={NAME_FIELD}
           label="Name"
           value={name}
           onChange={setName}

@@ -3,6 +3,7 @@ import { MESSAGES } from '../../../../../shared/messages';
 import type { UserProfile } from '../../../../../shared/schemas';
 import { Alert } from '../../../components/alert';
 import { Modal } from '../../../components/overlay/modal';
+import { useFocusAfterRender } from '../../../lib/use-focus-after-render';
 import { useUpdateProfile } from '../api/update-profile';
 import { defaultMeasurementSystem, formValuesFromProfile, type ProfileFormValues } from '../profile-values';
 import { OnboardingFields, onboardingFieldId } from './onboarding-fields';
@@ -30,13 +31,14 @@ export function OnboardingModal({ profile }: { profile: UserProfile }) {
   const [values, setValues] = useState(() => initialValues(profile));
   const [errors, setErrors] = useState<OnboardingErrors>({});
   const save = useUpdateProfile();
+  const focusAfterRender = useFocusAfterRender();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = validateOnboarding(values, new Date());
     setErrors(found);
     const first = ONBOARDING_FIELDS.find((field) => found[field]);
-    if (first) return document.getElementById(onboardingFieldId(first, values))?.focus();
+    if (first) return focusAfterRender(onboardingFieldId(first, values));
     save.mutate(onboardingUpdate(values));
   };
 
