@@ -7,13 +7,18 @@ interface PageHeaderProps {
   actions?: ReactNode;
 }
 
-/** The h1 of a dashboard page; also names the browser tab. */
+/** The page's h1's id: the dashboard's `main` is named by it. */
+export const PAGE_TITLE_ID = 'page-title';
+
+/** The h1 of a dashboard page; also names the browser tab and the `main` landmark. */
 export function PageHeader({ title, description, actions }: PageHeaderProps) {
   useDocumentTitle(title);
   return (
     <div className="page-header">
       <div>
-        <h1 className="page-header__title">{title}</h1>
+        <h1 id={PAGE_TITLE_ID} className="page-header__title">
+          {title}
+        </h1>
         {description && <p className="page-header__description">{description}</p>}
       </div>
       {actions && <div className="page-header__actions">{actions}</div>}

@@ -75,6 +75,16 @@ describe('dashboard shell', () => {
     expect(within(screen.getByRole('banner')).getByText(title)).toBeInTheDocument();
   });
 
+  it('gives a new page the focus, named by its title, and leaves it where it is on the first page', async () => {
+    const app = await openShell(['user']);
+    // The first page is the browser's: nothing is moved.
+    expect(document.body).toHaveFocus();
+    const sidebar = within(screen.getByRole('complementary', { name: 'Sidebar' }));
+    await app.user.click(sidebar.getByRole('link', { name: 'Profile' }));
+    await screen.findByRole('heading', { level: 1, name: 'Profile' });
+    await waitFor(() => expect(screen.getByRole('main', { name: 'Profile' })).toHaveFocus());
+  });
+
   it('marks the current page in the sidebar', async () => {
     await openShell(['user']);
     const nav = within(screen.getByRole('complementary', { name: 'Sidebar' }));
@@ -177,15 +187,15 @@ describe('mobile navigation drawer', () => {
     expect(menu).toHaveFocus();
   });
 
-  it('closes when a link changes the route, and focus returns to the menu button', async () => {
-    const { app, drawer, menu } = await openDrawer();
+  it('closes when a link changes the route, and focus goes to the new page', async () => {
+    const { app, drawer } = await openDrawer();
     await app.user.click(within(drawer).getByRole('link', { name: 'Profile' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Profile' })).toBeInTheDocument();
     expect(screen.queryByRole('dialog', { name: 'Navigation menu' })).not.toBeInTheDocument();
     // The router commits a navigation as a transition, whose effect clean-ups (the scroll lock's
     // and the focus trap's) React runs after the commit that removed the drawer: wait for them.
     await waitFor(() => expect(document.body.style.overflow).toBe(''));
-    await waitFor(() => expect(menu).toHaveFocus());
+    await waitFor(() => expect(screen.getByRole('main', { name: 'Profile' })).toHaveFocus());
   });
 
   it('keeps Tab and Shift+Tab inside the drawer', async () => {

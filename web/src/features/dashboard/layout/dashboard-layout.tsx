@@ -1,6 +1,7 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Icon } from '../../../components/icon';
+import { PAGE_TITLE_ID } from '../../../components/page-header';
 import { useSessionUser } from '../../../lib/auth/auth-provider';
 import { dashboardTitle } from '../nav-items';
 import { DRAWER_ID, MobileDrawer } from './mobile-drawer';
@@ -14,6 +15,15 @@ export function DashboardLayout() {
   // The drawer belongs to the page it was opened on, so any route change closes it.
   const [drawerOpenOn, setDrawerOpenOn] = useState<string | null>(null);
   const drawerOpen = drawerOpenOn === pathname;
+  // A new page takes the focus, as a page load would: a screen reader says its title (the landmark is
+  // named by the h1), and Tab goes on from the page, not from a link that has left or the sidebar.
+  const main = useRef<HTMLElement>(null);
+  const shownPath = useRef(pathname);
+  useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    main.current?.focus();
+  }, [pathname]);
 
   return (
     <div className="shell">
@@ -38,7 +48,13 @@ export function DashboardLayout() {
           </button>
           <p className="topbar__title">{dashboardTitle(user.roles)}</p>
         </header>
-        <main id="main-content" className="shell__main" tabIndex={-1}>
+        <main
+          ref={main}
+          id="main-content"
+          className="shell__main"
+          tabIndex={-1}
+          aria-labelledby={PAGE_TITLE_ID}
+        >
           <Outlet />
         </main>
       </div>
