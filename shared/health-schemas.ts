@@ -80,7 +80,8 @@ const noteSchema = /* @__PURE__ */ (() =>
 const measurementInputSchema = /* @__PURE__ */ (() =>
   z.strictObject({
     type: z.enum(MEASUREMENT_TYPES, { error: HEALTH_MESSAGES.measurementType }),
-    value: z.union([finite(HEALTH_MESSAGES.valueRequired), bloodPressureValueSchema], {
+    // Any object: whether it is a blood pressure is told by its type (`toNewMeasurement`).
+    value: z.union([finite(HEALTH_MESSAGES.valueRequired), z.record(z.string(), z.unknown())], {
       error: HEALTH_MESSAGES.valueRequired,
     }),
     enteredUnit: z.optional(z.enum(MEASUREMENT_UNITS, { error: HEALTH_MESSAGES.unit })),
@@ -120,11 +121,13 @@ const toNewMeasurement = (input: MeasurementInput, ctx: Ctx): NewMeasurement | u
     ...(input.note ? { note: input.note } : {}),
   };
   if (input.type === 'blood_pressure') {
-    if (typeof input.value === 'number') {
+    // A number, or an object that is not exactly a numeric systolic and diastolic.
+    const pressure = bloodPressureValueSchema.safeParse(input.value);
+    if (!pressure.success) {
       issue(ctx, 'value', HEALTH_MESSAGES.bloodPressureShape, input.value);
       return undefined;
     }
-    const { systolic, diastolic } = input.value;
+    const { systolic, diastolic } = pressure.data;
     const { systolic: sys, diastolic: dia } = BLOOD_PRESSURE_BOUNDS;
     if (systolic < sys.min || systolic > sys.max)
       issue(ctx, 'value.systolic', outOfBoundsMessage(sys.label, sys, spec.storedUnit), systolic);

@@ -90,6 +90,7 @@ export const API_MESSAGES = {
   /** Not worded by the SPEC (docs/decisions/061-idempotent-creates.md). */
   invalidIdempotencyKey: 'Idempotency-Key must be a UUID',
   idempotencyKeyReused: 'This Idempotency-Key was used for another kind of entry',
+  idempotencyKeyMismatch: 'This Idempotency-Key was already used with a different request',
   invalidRequest: 'Invalid request',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',

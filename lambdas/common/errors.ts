@@ -67,6 +67,13 @@ export class UnsupportedMediaType extends HttpError {
     super(415, message);
   }
 }
+/** 422: the request is well formed, but cannot be done as sent (an Idempotency-Key reused with another body). */
+export class UnprocessableContent extends HttpError {
+  override readonly name = 'UnprocessableContent';
+  constructor(message: string) {
+    super(422, message);
+  }
+}
 export class TooManyRequests extends HttpError {
   override readonly name = 'TooManyRequests';
   constructor(message: string) {

@@ -20,8 +20,8 @@ import {
   type RecordQuery,
 } from './repositories/health-records';
 import { API_MESSAGES } from '../../shared/messages';
-import { Conflict, NotFound } from './errors';
-import type { Caller } from './http';
+import { Conflict, NotFound, UnprocessableContent } from './errors';
+import { requestFingerprint, type Caller } from './http';
 import { callerSessionCheckItem } from './session';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
 
@@ -35,16 +35,18 @@ export const ownerOf = (caller: Caller): RecordOwner => ({
 export const isRecordId = (id: string | undefined): id is string => isUuid(id);
 
 /**
- * Stores what `put` stores under `id`; when the person already has a record of that id (the same
- * create sent again with its idempotency key, after its answer was lost) answers that record instead,
- * having written nothing. 409 if that id holds a record of the other category or is the person's own;
- * 404 (`gone`) if the record was deleted between the two reads.
+ * Stores what `put` stores under `id`, with `fingerprint`; when the person already has a record of that
+ * id (the same create sent again with its idempotency key, after its answer was lost) answers that
+ * record instead, having written nothing. 409 if that id holds a record of the other category or is the
+ * person's own; 422 if it was stored by another request (another fingerprint); 404 (`gone`) if the
+ * record was deleted between the two reads.
  */
 const storeOnce = async <T>(
   userId: string,
   category: RecordCategory,
   id: string,
   record: T,
+  fingerprint: string,
   put: () => Promise<void>,
   gone: string,
 ): Promise<T> => {
@@ -58,6 +60,9 @@ const storeOnce = async <T>(
     if (!(error instanceof RecordExists)) throw error;
     const stored = await getRecord(userId, category, id);
     if (stored && stored.category !== category) throw new Conflict(API_MESSAGES.idempotencyKeyReused);
+    // A record stored before fingerprints were kept has none: taken as this request, as it was then.
+    if (stored?.fingerprint !== undefined && stored.fingerprint !== fingerprint)
+      throw new UnprocessableContent(API_MESSAGES.idempotencyKeyMismatch);
     if (!stored?.item) throw new NotFound(gone);
     return stored.item as T;
   }
@@ -84,11 +89,13 @@ export const createMeasurement = async (
   const status = targetStatus(input.type, input.value, input.context);
   const outOfTarget = status === 'above' || status === 'below';
   const day = outOfTarget ? windowDayOf(input.takenAt, now) : undefined;
+  const fingerprint = requestFingerprint(input);
   return storeOnce(
     userId,
     'M',
     id,
     measurement,
+    fingerprint,
     () =>
       putRecord(
         'M',
@@ -98,6 +105,7 @@ export const createMeasurement = async (
           subtype: input.type,
           at: input.takenAt,
           item: measurement,
+          fingerprint,
           ...(day !== undefined && { outOfTargetDay: day }),
         },
         [entrySummaryItem(userId, now, outOfTarget ? { day } : undefined)],
@@ -115,13 +123,15 @@ export const createLog = async (
   const { userId } = owner;
   const now = new Date();
   const log = { logId: id, userId, ...input, createdAt: now.toISOString() };
+  const fingerprint = requestFingerprint(input);
   return storeOnce(
     userId,
     'L',
     id,
     log,
+    fingerprint,
     () =>
-      putRecord('L', owner, { id, subtype: input.kind, at: logTime(input), item: log }, [
+      putRecord('L', owner, { id, subtype: input.kind, at: logTime(input), item: log, fingerprint }, [
         entrySummaryItem(userId, now),
       ]),
     HEALTH_MESSAGES.logNotFound,

@@ -3,6 +3,7 @@
  * validation with the shared schemas, caller identity from the authorizer's verified claims,
  * and typed errors mapped to `{message}` answers. Nothing else ever reaches the caller: no stack traces.
  */
+import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -96,6 +97,27 @@ export const idempotencyKeyOf = (event: APIGatewayProxyEvent): string | undefine
   if (!isUuid(normalised)) throw new BadRequest(API_MESSAGES.invalidIdempotencyKey);
   return normalised;
 };
+
+/** A value as JSON with every object's keys in one order, so that the same request is the same text. */
+const canonical = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+  );
+};
+
+/**
+ * The fingerprint of a create's validated body (SHA-256 of its canonical JSON), kept beside its
+ * idempotency key: the key sent again with another body is refused (422), not answered with what the
+ * first body stored (ADR 061).
+ */
+export const requestFingerprint = (body: unknown): string =>
+  createHash('sha256')
+    .update(JSON.stringify(canonical(body)))
+    .digest('hex');
 
 const rawBody = (event: APIGatewayProxyEvent): string => {
   if (event.body === null || event.body === undefined) return '';

@@ -7,10 +7,11 @@ import { ListUsersCommand, type UserType } from '@aws-sdk/client-cognito-identit
 import { generateActivationCode } from '../../shared/activation-code';
 import { DEFAULT_INVITATION_ROLES, type RoleGroup } from '../../shared/constants';
 import { API_MESSAGES } from '../../shared/messages';
+import { sameRoles } from '../../shared/roles';
 import { cognito } from './aws';
 import { anyActivated, attribute } from './cognito-users';
 import { userPoolId } from './env';
-import { Conflict } from './errors';
+import { Conflict, UnprocessableContent } from './errors';
 import { getAccountGate } from './repositories/accounts';
 import {
   createInvitation,
@@ -98,14 +99,24 @@ export const invite = async ({
   createdBy,
   requestKey,
 }: InviteInput): Promise<InvitationRecord> => {
+  const wanted = [...new Set(roles ?? DEFAULT_INVITATION_ROLES)];
   /** The pending invitation this very create made, sent again after its answer was lost. */
   const madeByThisCreate = (record: InvitationRecord): boolean =>
     requestKey !== undefined &&
     record.requestKey === requestKey &&
     record.createdBy === createdBy &&
     !record.codeUsed;
+  /**
+   * That invitation, answered again, if it was asked for with these roles: the email is its key, so the
+   * roles are all of the body that can differ. With other roles, the key was sent with another request:
+   * 422, and nothing is written (ADR 061).
+   */
+  const answerAgain = (record: InvitationRecord): InvitationRecord => {
+    if (!sameRoles(record.roles, wanted)) throw new UnprocessableContent(API_MESSAGES.idempotencyKeyMismatch);
+    return record;
+  };
   const existing = await getInvitation(email);
-  if (existing && madeByThisCreate(existing)) return existing;
+  if (existing && madeByThisCreate(existing)) return answerAgain(existing);
   if (existing)
     throw new Conflict(existing.codeUsed ? API_MESSAGES.accountExists : API_MESSAGES.invitationExists);
   if (await accountExists(email)) throw new Conflict(API_MESSAGES.accountExists);
@@ -113,7 +124,7 @@ export const invite = async ({
     email,
     activationCode: newActivationCode(),
     codeUsed: false,
-    roles: [...new Set(roles ?? DEFAULT_INVITATION_ROLES)],
+    roles: wanted,
     createdBy,
     createdAt: new Date().toISOString(),
     expiresAt: invitationExpiryFromNow(),
@@ -122,6 +133,6 @@ export const invite = async ({
   if (await createInvitation(invitation)) return invitation;
   // Made meanwhile: by this create's first try, which its retry overtook, or by someone else.
   const made = await getInvitation(email);
-  if (made && madeByThisCreate(made)) return made;
+  if (made && madeByThisCreate(made)) return answerAgain(made);
   throw new Conflict(API_MESSAGES.invitationExists);
 };

@@ -1525,6 +1525,45 @@ describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
     expect((await check(email, again.body.activationCode)).body).toMatchObject({ valid: true });
   });
 
+  it('refuses the Idempotency-Key of a create sent again with other roles (422): no second invitation, no event, no count', async () => {
+    const email = 'retried-roles@example.com';
+    const key = randomUUID();
+    const create = (roles?: string[]) =>
+      world.http.request<Invitation & { message?: string }>('POST', '/internal/v1/admin/invitations', {
+        token: token.admin,
+        json: { email, ...(roles && { roles }) },
+        headers: { 'Idempotency-Key': key },
+      });
+    const pendingCount = async () =>
+      (
+        await api<{ counts: { pendingInvitations: number } }>(
+          'GET',
+          '/internal/v1/admin/users?limit=1',
+          token.admin,
+        )
+      ).body.counts.pendingInvitations;
+    const first = await create(['users', 'coaches']);
+    expect(first).toMatchObject({ status: 201, body: { email, roles: ['users', 'coaches'] } });
+    const before = {
+      invitation: await listed(email),
+      events: await createdEvents(email),
+      pending: await pendingCount(),
+    };
+
+    for (const roles of [['users'], undefined, ['admins', 'coaches', 'users']])
+      expect(await create(roles)).toMatchObject({
+        status: 422,
+        body: { message: API_MESSAGES.idempotencyKeyMismatch },
+      });
+    expect(await listed(email)).toEqual(before.invitation);
+    expect(await createdEvents(email)).toEqual(before.events);
+    expect(await pendingCount()).toBe(before.pending);
+
+    // The same roles in another order are the same request: the invitation the first one made.
+    const again = await create(['coaches', 'users']);
+    expect(again).toMatchObject({ status: 201, body: { email, activationCode: first.body.activationCode } });
+  });
+
   it('fails an activation still using the old code after a resend, and the new code activates', async () => {
     const created = await invite('switch@example.com');
     const verified = await api<{ cognitoUsername: string; registrationOptions: never }>(

@@ -711,6 +711,43 @@ describe('a note sent again with its Idempotency-Key (its answer lost)', () => {
     expect(next.body.noteId).not.toBe(first.body.noteId);
   });
 
+  it('refuses the key sent again with another text (422), writing nothing and recording no event', async () => {
+    const key = randomUUID();
+    const first = await postNote('Lovely numbers this week.', key);
+    expect(first.status).toBe(201);
+    const before = { coaching: await coachingItems(), audit: (await auditOf()).length };
+    expect(await postNote('Lovely numbers this month.', key)).toMatchObject({
+      status: 422,
+      body: { message: API_MESSAGES.idempotencyKeyMismatch },
+    });
+    expect(await coachingItems()).toEqual(before.coaching);
+    expect((await auditOf()).length).toBe(before.audit);
+    // The thread holds the first note, once, and no other.
+    const thread = await call<{ notes: CoachNote[] }>(d, 'GET', `/v1/coach/clients/${u.userId}/notes`);
+    expect(thread.body.notes[0]).toEqual(first.body);
+    expect(thread.body.notes.filter((note) => note.text.startsWith('Lovely numbers'))).toEqual([first.body]);
+  });
+
+  it('answers a key put before fingerprints were kept with its note, whatever the text', async () => {
+    const key = randomUUID();
+    const first = await postNote('Keep it up.', key);
+    expect(first.status).toBe(201);
+    const documents = localDocuments();
+    try {
+      await documents.send(
+        new UpdateCommand({
+          TableName: world.stack.tables.coaching,
+          Key: { pk: `notes#${u.userId}`, sk: `key#${d.userId}#${key}` },
+          UpdateExpression: 'REMOVE fingerprint',
+          ConditionExpression: 'attribute_exists(fingerprint)',
+        }),
+      );
+    } finally {
+      documents.destroy();
+    }
+    expect(await postNote('Keep it up!', key)).toMatchObject({ status: 201, body: first.body });
+  });
+
   it('refuses a key that is no UUID (400) and writes nothing', async () => {
     const before = { coaching: await coachingItems(), audit: (await auditOf()).length };
     expect(await postNote('Hello', 'not-a-uuid')).toMatchObject({

@@ -4,6 +4,7 @@
  * answered with its message and nothing written; and person B unable to reach person A's entries.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +18,7 @@ import {
 import type { HealthLog, Measurement } from '../../shared/health-schemas';
 import { API_MESSAGES } from '../../shared/messages';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
+import { localDocuments } from '../fixtures/aws-env';
 import { startHealthPeople, type HealthPeople } from '../fixtures/health-people';
 import { refuse } from '../fixtures/interleave';
 
@@ -484,6 +486,26 @@ describe('bad input gets a clear error and changes nothing', () => {
       () => ({ type: 'weight', value: '80', takenAt: now() }),
       HEALTH_MESSAGES.valueRequired,
     ],
+    [
+      'an object as a weight',
+      () => ({ type: 'weight', value: { systolic: 120, diastolic: 80 }, takenAt: now() }),
+      HEALTH_MESSAGES.valueRequired,
+    ],
+    [
+      'a number as a blood pressure',
+      () => ({ type: 'blood_pressure', value: 120, takenAt: now() }),
+      HEALTH_MESSAGES.bloodPressureShape,
+    ],
+    [
+      'a blood pressure without its diastolic',
+      () => ({ type: 'blood_pressure', value: { systolic: 120 }, takenAt: now() }),
+      HEALTH_MESSAGES.bloodPressureShape,
+    ],
+    [
+      'a blood pressure with its diastolic as text',
+      () => ({ type: 'blood_pressure', value: { systolic: 120, diastolic: '80' }, takenAt: now() }),
+      HEALTH_MESSAGES.bloodPressureShape,
+    ],
   ];
   it.each(measurementCases)('POST /v1/measurements refuses %s', async (_name, body, message) => {
     const before = await people.healthItems();
@@ -867,6 +889,22 @@ describe('a create sent again with its Idempotency-Key (its answer lost)', () =>
     });
   /** The stored items naming this id: a record and its reference per person. */
   const storedWithId = async (id: string) => (await people.healthItems()).filter((line) => line.includes(id));
+  /** A's coaching summary (last entry, counters of readings outside target): the same = nothing counted. */
+  const summaryOfA = async () => {
+    const documents = localDocuments();
+    try {
+      const state = await documents.send(
+        new GetCommand({
+          TableName: people.stack.tables.coaching,
+          Key: { pk: `client#${people.a.userId}`, sk: 'state' },
+          ConsistentRead: true,
+        }),
+      );
+      return state.Item;
+    } finally {
+      documents.destroy();
+    }
+  };
 
   it('answers the reading the first one stored, and stores it once', async () => {
     const key = randomUUID();
@@ -880,6 +918,71 @@ describe('a create sent again with its Idempotency-Key (its answer lost)', () =>
     expect(await storedWithId(key)).toHaveLength(2);
     const list = await as('a').get<Page<Measurement>>('/v1/measurements?type=glucose');
     expect(list.body.items.filter((item) => item.measurementId === key)).toHaveLength(1);
+  });
+
+  it('refuses the key sent again with another body (422), writing and counting nothing', async () => {
+    const key = randomUUID();
+    const reading = { type: 'glucose', ...SAMPLE.glucose, value: 250, takenAt: minutesAgo(7) };
+    const first = await postWithKey<Measurement>('a', '/v1/measurements', reading, key);
+    expect(first.status).toBe(201);
+    const before = { items: await people.healthItems(), summary: await summaryOfA() };
+    // Another value (outside target too), another context, a note: each another request.
+    for (const other of [{ value: 260 }, { context: 'fasting' }, { note: 'After the walk' }])
+      expect(await postWithKey('a', '/v1/measurements', { ...reading, ...other }, key)).toMatchObject({
+        status: 422,
+        body: { message: API_MESSAGES.idempotencyKeyMismatch },
+      });
+    expect(await people.healthItems()).toEqual(before.items);
+    expect(await summaryOfA()).toEqual(before.summary);
+    const list = await as('a').get<Page<Measurement>>('/v1/measurements?type=glucose&limit=200');
+    expect(list.body.items.filter((item) => item.measurementId === key)).toEqual([first.body]);
+    // The first body again, its keys in another order: the same request, answered as the first was.
+    const reordered = Object.fromEntries(Object.entries(reading).reverse());
+    expect(await postWithKey('a', '/v1/measurements', reordered, key)).toMatchObject({
+      status: 201,
+      body: first.body,
+    });
+  });
+
+  it('refuses a log key sent again with another body (422), writing nothing', async () => {
+    const key = randomUUID();
+    const meal = { ...LOG_SAMPLE.meal, eatenAt: minutesAgo(30) };
+    const first = await postWithKey<HealthLog>('a', '/v1/logs', meal, key);
+    expect(first.status).toBe(201);
+    const before = { items: await people.healthItems(), summary: await summaryOfA() };
+    expect(await postWithKey('a', '/v1/logs', { ...meal, carbsGrams: 60 }, key)).toMatchObject({
+      status: 422,
+      body: { message: API_MESSAGES.idempotencyKeyMismatch },
+    });
+    expect(await people.healthItems()).toEqual(before.items);
+    expect(await summaryOfA()).toEqual(before.summary);
+    const list = await as('a').get<Page<HealthLog>>('/v1/logs?kind=meal&limit=200');
+    expect(list.body.items.filter((item) => item.logId === key)).toEqual([first.body]);
+  });
+
+  it('answers a record stored before fingerprints were kept as it did then, whatever the body', async () => {
+    const key = randomUUID();
+    const reading = { type: 'weight', ...SAMPLE.weight, takenAt: minutesAgo(8) };
+    const first = await postWithKey<Measurement>('a', '/v1/measurements', reading, key);
+    expect(first.status).toBe(201);
+    // Its reference as a create before this change stored it: no fingerprint.
+    const documents = localDocuments();
+    try {
+      await documents.send(
+        new UpdateCommand({
+          TableName: people.stack.tables.healthRecords,
+          Key: { pk: `${people.a.userId}#R`, sk: key },
+          UpdateExpression: 'REMOVE fingerprint',
+          ConditionExpression: 'attribute_exists(fingerprint)',
+        }),
+      );
+    } finally {
+      documents.destroy();
+    }
+    expect(await postWithKey('a', '/v1/measurements', { ...reading, value: 90 }, key)).toMatchObject({
+      status: 201,
+      body: first.body,
+    });
   });
 
   it('keeps each person to their own: the same key from B stores B a reading of their own', async () => {

@@ -2,6 +2,7 @@
  * POST /internal/v1/admin/invitations: invites an email with roles (default users). Sent again with the
  * same `Idempotency-Key` by the same admin, it answers the invitation the first one made (ADR 061), and
  * records the event again: the first try may have answered 503 because its event could not be written.
+ * The same key with other roles is 422, with nothing written and no event.
  */
 import { AUDIT_MESSAGES } from '../../../shared/audit';
 import { createInvitationRequestSchema } from '../../../shared/schemas';

@@ -6,12 +6,13 @@
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { NOTES_SHOWN, OUT_OF_TARGET_WINDOW_DAYS, type CoachNote } from '../../../shared/coaching';
 import { FUTURE_TOLERANCE_MS } from '../../../shared/health';
+import { API_MESSAGES } from '../../../shared/messages';
 import { ddb, type TransactItem } from '../aws';
 import { conditionFailedAt, transactIf, transactWrite } from '../transactions';
 import { batchGetAll } from '../batch-get';
 import { queryAttributes } from '../batch-write';
 import { tableName } from '../env';
-import { Unauthorized } from '../errors';
+import { Unauthorized, UnprocessableContent } from '../errors';
 
 const table = () => tableName('coaching');
 const COACH_INDEX = 'byCoach';
@@ -265,22 +266,25 @@ const storedNote = ({ coachId, ...note }: CoachNote) => ({
  * in the same transaction) and the author's session still passes the session check (`authorCheck`,
  * else 401: a disable, delete, role change or sign-out committed since the request was checked), marks
  * this coach's last note, and commits the audit event with both.
- * With an idempotency key (decision 061), the key is put in the same transaction, only if this coach
- * has not used it for this client: the same create sent again writes nothing (no second note, no
- * second event) and answers the note the first one stored. Undefined when the author is not the
- * client's coach at that moment (or the note stored before is gone, which only an erase does).
+ * With an idempotency key (decision 061), the key is put in the same transaction with the request's
+ * fingerprint, only if this coach has not used it for this client: the same create sent again writes
+ * nothing (no second note, no second event) and answers the note the first one stored; sent with
+ * another request (another fingerprint), it writes nothing either and is refused (422). Undefined when
+ * the author is not the client's coach at that moment (or the note stored before is gone, which only
+ * an erase does).
  */
 export const putNote = async (
   note: CoachNote,
   authorCheck: TransactItem,
   audit: TransactItem,
-  idempotencyKey?: string,
+  idempotency?: { readonly key: string; readonly fingerprint: string },
 ): Promise<CoachNote | undefined> => {
   const stored = storedNote(note);
-  const keyItem = idempotencyKey !== undefined && {
+  const keyItem = idempotency !== undefined && {
     pk: stored.pk,
-    sk: noteKeySk(note.coachId, idempotencyKey),
+    sk: noteKeySk(note.coachId, idempotency.key),
     noteSk: stored.sk,
+    fingerprint: idempotency.fingerprint,
   };
   try {
     await transactWrite({
@@ -306,18 +310,32 @@ export const putNote = async (
   } catch (error) {
     if (conditionFailedAt(error, 0)) throw new Unauthorized();
     if (conditionFailedAt(error, 1)) return undefined;
-    if (keyItem && conditionFailedAt(error, 3)) return noteByKey(note.clientId, keyItem.sk);
+    if (keyItem && conditionFailedAt(error, 3)) return noteByKey(note.clientId, keyItem);
     throw error;
   }
 };
 
-/** The note a key item points to (both read consistently); undefined if either is gone. */
-const noteByKey = async (clientId: string, keySk: string): Promise<CoachNote | undefined> => {
+/**
+ * The note a key item points to (both read consistently); undefined if either is gone. 422 when the key
+ * was put by another request (another fingerprint); a key put before fingerprints were kept has none,
+ * and is taken as this request, as it was then.
+ */
+const noteByKey = async (
+  clientId: string,
+  sent: { readonly sk: string; readonly fingerprint: string },
+): Promise<CoachNote | undefined> => {
   const key = await ddb.send(
-    new GetCommand({ TableName: table(), Key: { pk: notesKey(clientId), sk: keySk }, ConsistentRead: true }),
+    new GetCommand({
+      TableName: table(),
+      Key: { pk: notesKey(clientId), sk: sent.sk },
+      ConsistentRead: true,
+    }),
   );
   const noteSk: unknown = key.Item?.noteSk;
   if (typeof noteSk !== 'string') return undefined;
+  const fingerprint: unknown = key.Item?.fingerprint;
+  if (fingerprint !== undefined && fingerprint !== sent.fingerprint)
+    throw new UnprocessableContent(API_MESSAGES.idempotencyKeyMismatch);
   const item = await ddb.send(
     new GetCommand({ TableName: table(), Key: { pk: notesKey(clientId), sk: noteSk }, ConsistentRead: true }),
   );

@@ -41,6 +41,8 @@ export interface RecordToStore {
   readonly item: Record<string, unknown>;
   /** The UTC day of a reading outside target, which the coaching summary counts (kept for a delete). */
   readonly outOfTargetDay?: string;
+  /** The fingerprint of the create's request, which the same id sent again is compared with (ADR 061). */
+  readonly fingerprint?: string;
 }
 
 /**
@@ -65,6 +67,7 @@ export const recordItems = (
       targetPk: keys.pk,
       targetSk: keys.sk,
       ...(record.outOfTargetDay !== undefined && { outOfTargetDay: record.outOfTargetDay }),
+      ...(record.fingerprint !== undefined && { fingerprint: record.fingerprint }),
     },
   ];
 };
@@ -75,7 +78,14 @@ const getReference = async (userId: string, id: string) => {
     new GetCommand({ TableName: table(), Key: { pk: referenceKey(userId), sk: id }, ConsistentRead: true }),
   );
   return reference.Item as
-    { category?: string; targetPk?: string; targetSk?: string; outOfTargetDay?: string } | undefined;
+    | {
+        category?: string;
+        targetPk?: string;
+        targetSk?: string;
+        outOfTargetDay?: string;
+        fingerprint?: string;
+      }
+    | undefined;
 };
 
 /** A record of this id is already stored for this person: the create was sent before (an idempotency key). */
@@ -124,14 +134,15 @@ export const putRecord = async (
 };
 
 /**
- * One of the person's records by id (through its reference, read consistently): its category, and the
- * record as stored when it is of `category`. Undefined when the person has no record of that id.
+ * One of the person's records by id (through its reference, read consistently): its category, the
+ * fingerprint of the create that stored it (none on a record stored before fingerprints were kept),
+ * and the record as stored when it is of `category`. Undefined when the person has no record of that id.
  */
 export const getRecord = async (
   userId: string,
   category: RecordCategory,
   id: string,
-): Promise<{ category: string; item?: Record<string, unknown> } | undefined> => {
+): Promise<{ category: string; fingerprint?: string; item?: Record<string, unknown> } | undefined> => {
   const item = await getReference(userId, id);
   if (!item?.category || !item.targetPk || !item.targetSk) return undefined;
   if (item.category !== category) return { category: item.category };
@@ -142,7 +153,11 @@ export const getRecord = async (
       ConsistentRead: true,
     }),
   );
-  return { category, ...(stored.Item && { item: withoutKeys(stored.Item) }) };
+  return {
+    category,
+    ...(item.fingerprint !== undefined && { fingerprint: item.fingerprint }),
+    ...(stored.Item && { item: withoutKeys(stored.Item) }),
+  };
 };
 
 const withoutKeys = (item: Record<string, unknown>): Record<string, unknown> => {

@@ -287,6 +287,13 @@ describe('Log Measurement dialog', () => {
     const { app, api } = await openHealth('metric');
     const dialog = await openDialog(app, 'Log Measurement');
     await app.user.selectOptions(dialog.getByLabelText('Measurement'), 'Blood pressure');
+    // Only one of the two: the pair's message, not 'Value must be a number'.
+    await app.user.type(dialog.getByLabelText('Systolic (mmHg)'), '80');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(dialog.getByLabelText('Diastolic (mmHg)')).toHaveAccessibleDescription(
+      HEALTH_MESSAGES.bloodPressureShape,
+    );
+    await app.user.clear(dialog.getByLabelText('Systolic (mmHg)'));
     await app.user.type(dialog.getByLabelText('Systolic (mmHg)'), '80');
     await app.user.type(dialog.getByLabelText('Diastolic (mmHg)'), '90');
     await app.user.click(dialog.getByRole('button', { name: 'Save' }));
