@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { cursorSchema, instantSchema, limitSchema, rangeCheck } from './health-schemas';
-import { emailSchema, userIdSchema } from './schemas';
+import { emailSchema, userIdInputSchema, userIdSchema } from './schemas';
 
 /** Every event type of SPEC-2 section 4; later issues write theirs through the same module. */
 export const AUDIT_EVENT_TYPES = [
@@ -155,8 +155,8 @@ export const AUDIT_MESSAGES = {
 export const auditListQuerySchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
-      subjectId: z.optional(userIdSchema),
-      actorId: z.optional(userIdSchema),
+      subjectId: z.optional(userIdInputSchema),
+      actorId: z.optional(userIdInputSchema),
       type: z.optional(z.enum(AUDIT_EVENT_TYPES, { error: AUDIT_MESSAGES.type })),
       from: z.optional(instantSchema),
       to: z.optional(instantSchema),

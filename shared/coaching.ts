@@ -6,7 +6,7 @@
  * schemas it uses (`shared/schemas.ts` says why).
  */
 import * as z from 'zod/mini';
-import { emailSchema, userIdSchema } from './schemas';
+import { emailSchema, userIdInputSchema } from './schemas';
 
 /** A coach note: 1 to 2000 characters (SPEC-2 section 2). */
 export const COACH_NOTE_MAX = 2000;
@@ -31,7 +31,8 @@ export const COACHING_MESSAGES = {
   noNotes: 'No notes yet.',
 } as const;
 
-export const assignCoachRequestSchema = /* @__PURE__ */ (() => z.strictObject({ coachId: userIdSchema }))();
+export const assignCoachRequestSchema = /* @__PURE__ */ (() =>
+  z.strictObject({ coachId: userIdInputSchema }))();
 export type AssignCoachRequest = z.infer<typeof assignCoachRequestSchema>;
 export const assignCoachResponseSchema = /* @__PURE__ */ (() =>
   z.object({ userId: z.string(), coachId: z.string() }))();

@@ -123,6 +123,15 @@ export const normalizedEmailSchema = /* @__PURE__ */ (() =>
   ))();
 
 export const userIdSchema = /* @__PURE__ */ (() => z.uuid({ error: VALIDATION.userIdUuid }))();
+/**
+ * A user id a client sends: a UUID in either case (RFC 9562), read as stored, in lowercase; an upper-case
+ * id would otherwise match nobody (an Audit Log filter with no events, a coach who is not one).
+ */
+export const userIdInputSchema = /* @__PURE__ */ (() =>
+  z.pipe(
+    userIdSchema,
+    z.transform((id: string) => id.toLowerCase()),
+  ))();
 export const datetimeSchema = /* @__PURE__ */ (() => z.iso.datetime({ error: VALIDATION.invalidDatetime }))();
 export const dateSchema = /* @__PURE__ */ (() => z.iso.date({ error: VALIDATION.invalidDate }))();
 

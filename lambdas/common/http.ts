@@ -119,6 +119,12 @@ export const requestFingerprint = (body: unknown): string =>
     .update(JSON.stringify(canonical(body)))
     .digest('hex');
 
+/**
+ * Path parameters that are UUIDs: read in either case, as the lowercase ids are stored (RFC 9562 has a
+ * UUID's hex digits case-insensitive on input). A credential id is base64url, whose case is meaning.
+ */
+const UUID_PATH_PARAMETERS: ReadonlySet<string> = new Set(['userId', 'measurementId', 'logId']);
+
 const rawBody = (event: APIGatewayProxyEvent): string => {
   if (event.body === null || event.body === undefined) return '';
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
@@ -273,9 +279,9 @@ export const httpHandler =
           options.query ? validate(options.query, event.queryStringParameters ?? {}) : undefined
         ) as Query;
         const pathParameters = Object.fromEntries(
-          Object.entries(event.pathParameters ?? {}).filter(
-            (entry): entry is [string, string] => entry[1] !== undefined,
-          ),
+          Object.entries(event.pathParameters ?? {})
+            .filter((entry): entry is [string, string] => entry[1] !== undefined)
+            .map(([name, value]) => [name, UUID_PATH_PARAMETERS.has(name) ? value.toLowerCase() : value]),
         );
         return handle({ body, query, caller: caller as Caller_<A>, pathParameters, event });
       };

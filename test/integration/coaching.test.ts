@@ -129,7 +129,8 @@ describe('assignment', () => {
   });
 
   it('assigns coach C to client U, and the admin list shows it', async () => {
-    const answer = await assign(u.userId, c.userId);
+    // Both ids in capitals: a UUID is the same in either case, and is answered as stored.
+    const answer = await assign(u.userId.toUpperCase(), c.userId.toUpperCase());
     expect(answer).toMatchObject({ status: 200, body: { userId: u.userId, coachId: c.userId } });
     const users = await call<{ users: AdminUserListItem[] }>(world.admin, 'GET', '/internal/v1/admin/users');
     const byId = new Map(users.body.users.map((user) => [user.userId, user]));
@@ -475,6 +476,13 @@ describe('the audit log', () => {
       `/internal/v1/admin/audit?subjectId=${u.userId}&type=activation.completed&limit=1`,
     );
     expect(all.body.events.at(-1)?.type).toBe('activation.completed');
+    // The person's id in capitals is the same person (a UUID is the same in either case).
+    const shouted = await call<{ events: AuditEvent[] }>(
+      world.admin,
+      'GET',
+      `/internal/v1/admin/audit?subjectId=${u.userId.toUpperCase()}&type=activation.completed&limit=1`,
+    );
+    expect(shouted.body.events).toEqual(activation.body.events);
     expect(activation.body.events.map((event) => event.eventId)).toEqual([all.body.events.at(-1)?.eventId]);
     const readsOfUInAll = all.body.events.filter((event) => event.type === 'client.data.read');
     expect(readsOfUInAll.length).toBeGreaterThan(3);

@@ -648,6 +648,21 @@ describe('bad input gets a clear error and changes nothing', () => {
     expect(await people.healthItems()).toEqual(before);
   });
 
+  it('deletes an entry named by its id in capitals (a UUID is the same in either case)', async () => {
+    const reading = await as('a').post<Measurement>('/v1/measurements', {
+      type: 'weight',
+      value: 79,
+      takenAt: minutesAgo(4),
+    });
+    const log = await as('a').post<HealthLog>('/v1/logs', { ...LOG_SAMPLE.meal, eatenAt: minutesAgo(4) });
+    expect(
+      (await as('a').delete(`/v1/measurements/${reading.body.measurementId.toUpperCase()}`)).status,
+    ).toBe(204);
+    expect((await as('a').delete(`/v1/logs/${log.body.logId.toUpperCase()}`)).status).toBe(204);
+    expect(JSON.stringify(await people.healthItems())).not.toContain(reading.body.measurementId);
+    expect(JSON.stringify(await people.healthItems())).not.toContain(log.body.logId);
+  });
+
   it('answers 401 without a token on every health route', async () => {
     for (const [method, path] of [
       ['POST', '/v1/measurements'],
