@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
 import { ACCOUNT_MESSAGES } from './account-messages';
 import { ROLE_GROUPS } from './constants';
 import { VALIDATION } from './messages';
-import { normalizedEmailSchema, registrationResponseSchema, roleGroupSchema } from './schemas';
+import { normalizedEmailSchema, registrationResponseSchema, requiredText, roleGroupSchema } from './schemas';
 
 /** Adding or removing a passkey needs a sign-in (the id token's `auth_time`) at most this old. */
 export const PASSKEY_REAUTH_MAX_AGE_SECONDS = 10 * 60;
@@ -76,13 +76,10 @@ export const confirmRolesEndCoaching = (
 };
 
 export const passkeyNameSchema = /* @__PURE__ */ (() =>
-  z
-    .string({ error: ACCOUNT_MESSAGES.passkeyName })
-    .check(
-      z.trim(),
-      z.minLength(1, { error: ACCOUNT_MESSAGES.passkeyName }),
-      z.maxLength(PASSKEY_NAME_MAX, { error: ACCOUNT_MESSAGES.passkeyName }),
-    ))();
+  requiredText(PASSKEY_NAME_MAX, {
+    required: ACCOUNT_MESSAGES.passkeyName,
+    tooLong: ACCOUNT_MESSAGES.passkeyName,
+  }))();
 
 export const passkeySchema = /* @__PURE__ */ (() =>
   z.object({

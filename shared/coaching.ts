@@ -6,7 +6,7 @@
  * schemas it uses (`shared/schemas.ts` says why).
  */
 import * as z from 'zod/mini';
-import { emailSchema, userIdInputSchema } from './schemas';
+import { emailSchema, requiredText, userIdInputSchema } from './schemas';
 
 /** A coach note: 1 to 2000 characters (SPEC-2 section 2). */
 export const COACH_NOTE_MAX = 2000;
@@ -38,13 +38,10 @@ export const assignCoachResponseSchema = /* @__PURE__ */ (() =>
   z.object({ userId: z.string(), coachId: z.string() }))();
 
 export const noteTextSchema = /* @__PURE__ */ (() =>
-  z
-    .string({ error: COACHING_MESSAGES.noteText })
-    .check(
-      z.trim(),
-      z.minLength(1, { error: COACHING_MESSAGES.noteText }),
-      z.maxLength(COACH_NOTE_MAX, { error: COACHING_MESSAGES.noteText }),
-    ))();
+  requiredText(COACH_NOTE_MAX, {
+    required: COACHING_MESSAGES.noteText,
+    tooLong: COACHING_MESSAGES.noteText,
+  }))();
 export const createNoteRequestSchema = /* @__PURE__ */ (() => z.strictObject({ text: noteTextSchema }))();
 export type CreateNoteRequest = z.infer<typeof createNoteRequestSchema>;
 

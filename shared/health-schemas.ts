@@ -33,7 +33,7 @@ import {
   type MeasurementValue,
 } from './health';
 import { HEALTH_MESSAGES } from './health-messages';
-import { userIdSchema, type WireSchema } from './schemas';
+import { requiredText, userIdSchema, type WireSchema } from './schemas';
 
 type Ctx = Parameters<Parameters<typeof z.superRefine<unknown>>[0]>[1];
 const issue = (ctx: Ctx, path: string, message: string, input: unknown) =>
@@ -172,15 +172,6 @@ export const measurementSchema = /* @__PURE__ */ (() =>
 export type Measurement = z.infer<typeof measurementSchema>;
 
 // ---------------------------------------------------------------- daily logs
-
-const requiredText = (max: number, messages: { required: string; tooLong: string }) =>
-  z
-    .string({ error: messages.required })
-    .check(
-      z.trim(),
-      z.minLength(1, { error: messages.required }),
-      z.maxLength(max, { error: messages.tooLong }),
-    );
 
 const boundedNumber = (bounds: { min: number; max: number }, message: string, integer = false) =>
   z.number({ error: message }).check(

@@ -56,14 +56,25 @@ export interface WireIssue {
 
 // ---------------------------------------------------------------- primitives
 
-/** A string with the same message for a wrong type and for each bound. */
-const text = (min: number, max: number, messages: { required: string; tooLong: string }) =>
+/**
+ * Something a person can see: a character that is not a space, a control or format character (a
+ * zero-width space, a direction mark) or half of a broken surrogate pair. Trimming removes spaces only,
+ * so '\u200b' alone would be a name that shows as nothing.
+ */
+const VISIBLE_CHARACTER = /[^\s\p{Cc}\p{Cf}\p{Cs}]/u;
+
+/**
+ * A required text of 1 to `max` characters once trimmed, holding something visible, with the same message
+ * for a wrong type and for a missing one.
+ */
+export const requiredText = (max: number, messages: { required: string; tooLong: string }) =>
   z
     .string({ error: messages.required })
     .check(
       z.trim(),
-      z.minLength(min, { error: messages.required }),
+      z.minLength(1, { error: messages.required }),
       z.maxLength(max, { error: messages.tooLong }),
+      z.regex(VISIBLE_CHARACTER, { error: messages.required }),
     );
 
 const shortText = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
@@ -160,17 +171,17 @@ const nonEmptyBase64url = /* @__PURE__ */ (() => base64url.check(z.minLength(1))
 // ---------------------------------------------------------------- profile
 
 export const nameSchema = /* @__PURE__ */ (() =>
-  text(1, NAME_MAX, {
+  requiredText(NAME_MAX, {
     required: VALIDATION.nameRequired,
     tooLong: VALIDATION.nameTooLong,
   }))();
 export const preferredNameSchema = /* @__PURE__ */ (() =>
-  text(1, PREFERRED_NAME_MAX, {
+  requiredText(PREFERRED_NAME_MAX, {
     required: VALIDATION.preferredNameRequired,
     tooLong: VALIDATION.preferredNameTooLong,
   }))();
 export const familyNameSchema = /* @__PURE__ */ (() =>
-  text(1, FAMILY_NAME_MAX, {
+  requiredText(FAMILY_NAME_MAX, {
     required: VALIDATION.familyNameRequired,
     tooLong: VALIDATION.familyNameTooLong,
   }))();

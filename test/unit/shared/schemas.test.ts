@@ -1,4 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ACCOUNT_MESSAGES } from '../../../shared/account-messages';
+import { passkeyNameSchema } from '../../../shared/account';
+import { COACHING_MESSAGES, createNoteRequestSchema } from '../../../shared/coaching';
+import { HEALTH_MESSAGES } from '../../../shared/health-messages';
+import { createLogRequestSchema } from '../../../shared/health-schemas';
 import { VALIDATION } from '../../../shared/messages';
 import {
   activationCodeRecordSchema,
@@ -18,6 +23,8 @@ const firstMessage = (schema: WireSchema<unknown>, value: unknown): string | und
   const result = schema.safeParse(value);
   return result.success ? undefined : result.error.issues[0]?.message;
 };
+
+const NOW = new Date(Date.now() - 60_000).toISOString();
 
 const profile = {
   userId: '6f1c2a52-94f1-4c1e-9a61-2f3f7d0b8c11',
@@ -91,6 +98,31 @@ describe('profile update', () => {
   it('applies the same bounds as the profile', () => {
     expect(firstMessage(profileUpdateSchema, { heightCm: 300.1 })).toBe(VALIDATION.heightRange);
     expect(firstMessage(profileUpdateSchema, { name: 'a'.repeat(201) })).toBe(VALIDATION.nameTooLong);
+  });
+});
+
+describe('a text a person must give', () => {
+  // Each shows as nothing: a zero-width space, a direction mark, a NUL, a lone surrogate, a BOM.
+  const invisible = ['\u200b', '\u200e', '\u0000', '\ud800', ' \ufeff '];
+
+  it.each(invisible.map((text) => [JSON.stringify(text), text]))(
+    'is refused when it holds nothing visible: %s',
+    (_, text) => {
+      expect(firstMessage(profileUpdateSchema, { preferredName: text })).toBe(
+        VALIDATION.preferredNameRequired,
+      );
+      expect(firstMessage(profileUpdateSchema, { familyName: text })).toBe(VALIDATION.familyNameRequired);
+      expect(firstMessage(passkeyNameSchema, text)).toBe(ACCOUNT_MESSAGES.passkeyName);
+      expect(firstMessage(createNoteRequestSchema, { text })).toBe(COACHING_MESSAGES.noteText);
+      expect(firstMessage(createLogRequestSchema, { kind: 'meal', description: text, eatenAt: NOW })).toBe(
+        HEALTH_MESSAGES.mealDescription.required,
+      );
+    },
+  );
+
+  it('takes any script, and invisible characters beside visible ones', () => {
+    for (const name of ['José', 'Łukasz', '李', 'أحمد', '\u200fأحمد', 'A\u200bB'])
+      expect(firstMessage(profileUpdateSchema, { preferredName: name }), name).toBeUndefined();
   });
 });
 
