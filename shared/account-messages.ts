@@ -26,6 +26,9 @@ export const ACCOUNT_MESSAGES = {
   userNotFound: 'User not found',
   notResendable: 'Only pending or expired invitations can be resent',
   changedMeanwhile: 'This account changed meanwhile. Please try again.',
+  /** Change roles with none (the dialog's own text too), or with one twice (decision 045). */
+  atLeastOneRole: 'Choose at least one role.',
+  roleTwice: 'Each role may be given once.',
   /** A recovery hands over the account: not while it is disabled (decision 044). */
   resetDisabled: 'Enable this person before resetting their access.',
   // An erase cannot be undone: what it removed (passkeys, sign-in, records) is gone (ADR 044).

@@ -9,7 +9,6 @@
 import * as z from 'zod/mini';
 import { ACCOUNT_MESSAGES } from './account-messages';
 import { ROLE_GROUPS } from './constants';
-import { VALIDATION } from './messages';
 import { normalizedEmailSchema, registrationResponseSchema, requiredText, roleGroupSchema } from './schemas';
 
 /** Adding or removing a passkey needs a sign-in (the id token's `auth_time`) at most this old. */
@@ -115,9 +114,10 @@ export const renamePasskeyRequestSchema = /* @__PURE__ */ (() =>
 export const changeRolesRequestSchema = /* @__PURE__ */ (() =>
   z.strictObject({
     roles: z.array(roleGroupSchema).check(
-      z.minLength(1, { error: VALIDATION.invalidRole }),
-      z.maxLength(ROLE_GROUPS.length, { error: VALIDATION.invalidRole }),
-      z.refine((roles) => new Set(roles).size === roles.length, { error: VALIDATION.invalidRole }),
+      z.minLength(1, { error: ACCOUNT_MESSAGES.atLeastOneRole }),
+      // More than there are roles is one of them twice.
+      z.maxLength(ROLE_GROUPS.length, { error: ACCOUNT_MESSAGES.roleTwice }),
+      z.refine((roles) => new Set(roles).size === roles.length, { error: ACCOUNT_MESSAGES.roleTwice }),
     ),
   }))();
 export type ChangeRolesRequest = z.infer<typeof changeRolesRequestSchema>;

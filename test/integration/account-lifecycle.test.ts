@@ -816,13 +816,7 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
       ],
       ['POST', `/internal/v1/admin/users/${self}/disable`, undefined, 409, ACCOUNT_MESSAGES.selfDisable],
       ['DELETE', `/internal/v1/admin/users/${self}`, undefined, 409, ACCOUNT_MESSAGES.selfDelete],
-      [
-        'PUT',
-        `/internal/v1/admin/users/${self}/roles`,
-        { roles: [] },
-        400,
-        'Role must be one of admins, coaches, users',
-      ],
+      ['PUT', `/internal/v1/admin/users/${self}/roles`, { roles: [] }, 400, ACCOUNT_MESSAGES.atLeastOneRole],
       [
         'PUT',
         `/internal/v1/admin/users/${self}/roles`,
@@ -835,7 +829,7 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
         `/internal/v1/admin/users/${self}/roles`,
         { roles: ['users', 'users'] },
         400,
-        'Role must be one of admins, coaches, users',
+        ACCOUNT_MESSAGES.roleTwice,
       ],
       [
         'POST',

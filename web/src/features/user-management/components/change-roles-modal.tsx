@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ACCOUNT_LABELS, confirmRolesEndCoaching } from '../../../../../shared/account';
+import { ACCOUNT_LABELS, ACCOUNT_MESSAGES, confirmRolesEndCoaching } from '../../../../../shared/account';
 import { ROLE_GROUPS, type RoleGroup } from '../../../../../shared/constants';
 import { MESSAGES } from '../../../../../shared/messages';
 import { roleOfGroup } from '../../../../../shared/roles';
@@ -14,7 +14,6 @@ import type { UserEntry } from '../merge-entries';
 import { inGroupOrder, RoleChoiceList } from './role-choice-list';
 
 /** Not worded by SPEC-2 (docs/decisions/045-account-screens.md). */
-const AT_LEAST_ONE = 'Choose at least one role.';
 const CHANGE_FAILED = 'Could not change the roles. Please try again.';
 const TAKES_EFFECT = 'They are asked to sign in again before the change takes effect.';
 /** On one's own row: the change ends one's own session too (decision 044), so it is said first and done on purpose. */
@@ -76,7 +75,7 @@ export function ChangeRolesModal({ person, onClose, onDone }: ChangeRolesModalPr
           name="change-roles"
           chosen={chosen}
           onToggle={toggle}
-          hint={chosen.length ? undefined : AT_LEAST_ONE}
+          hint={chosen.length ? undefined : ACCOUNT_MESSAGES.atLeastOneRole}
         />
         <FormActions
           onCancel={onClose}
