@@ -69,6 +69,9 @@ export const confirmDeleteInvitation = (email: string): string =>
 
 export const welcomeTitle = (name: string): string => `Welcome back, ${name}!`;
 
+/** A query parameter sent twice (`?type=glucose&type=weight`): not SPEC's (docs/decisions/002). */
+export const repeatedQueryParameter = (name: string): string => `'${name}' may be given once`;
+
 export const apiErrorFallback = (status: number, statusText: string): string =>
   `API error: ${status} ${statusText}`;
 

@@ -136,6 +136,8 @@ export interface ProxyEventInput {
   readonly headers: Record<string, string>;
   readonly body: string | null;
   readonly query?: Record<string, string> | null;
+  /** Every value of each parameter, as API Gateway gives them beside the last one. */
+  readonly multiValueQuery?: Record<string, string[]> | null;
   readonly pathParameters?: Record<string, string> | null;
   /** The verified claims, as the Cognito authorizer hands them over; absent on public routes. */
   readonly claims?: Record<string, string>;
@@ -151,7 +153,7 @@ export const proxyEvent = (input: ProxyEventInput): APIGatewayProxyEvent => ({
   headers: input.headers,
   multiValueHeaders: {},
   queryStringParameters: input.query ?? null,
-  multiValueQueryStringParameters: null,
+  multiValueQueryStringParameters: input.multiValueQuery ?? null,
   pathParameters: input.pathParameters ?? null,
   stageVariables: null,
   isBase64Encoded: false,
@@ -267,6 +269,11 @@ export const createLocalApiGateway = (options: LocalApiGatewayOptions) => {
       path: url.pathname,
       headers,
       query: url.search ? Object.fromEntries(url.searchParams) : null,
+      multiValueQuery: url.search
+        ? Object.fromEntries(
+            [...new Set(url.searchParams.keys())].map((name) => [name, url.searchParams.getAll(name)]),
+          )
+        : null,
       pathParameters: parameterNames.length > 0 ? pathParameters : null,
       body: body.length > 0 ? body.toString('utf8') : null,
       claims,

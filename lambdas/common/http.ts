@@ -13,7 +13,7 @@ import {
   type RoleGroup,
 } from '../../shared/constants';
 import { API_ANSWER_HEADERS } from '../../shared/api-headers';
-import { API_MESSAGES, GATEWAY_MESSAGES } from '../../shared/messages';
+import { API_MESSAGES, GATEWAY_MESSAGES, repeatedQueryParameter } from '../../shared/messages';
 import { roleGroupsFromClaim } from '../../shared/roles';
 import type { WireSchema } from '../../shared/schemas';
 import type { AuthLevel } from '../routes';
@@ -140,6 +140,16 @@ const validate = <Output>(schema: WireSchema<Output>, input: unknown): Output =>
     throw new BadRequest(issues[0]?.message ?? API_MESSAGES.invalidRequest, issues);
   }
   return result.data;
+};
+
+/**
+ * The query string, each parameter once. API Gateway hands a handler the last of a parameter sent twice
+ * (`?type=glucose&type=weight` would read weights, and a coach's read be audited as such): refused.
+ */
+const queryOf = (event: APIGatewayProxyEvent): Record<string, string | undefined> => {
+  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {}))
+    if (values && values.length > 1) throw new BadRequest(repeatedQueryParameter(name));
+  return event.queryStringParameters ?? {};
 };
 
 const parseBody = <Body>(event: APIGatewayProxyEvent, schema: WireSchema<Body>): Body => {
@@ -275,9 +285,7 @@ export const httpHandler =
       if (!options.ownReadOnly || !caller) await checked();
       const run = async () => {
         const body = (options.body ? parseBody(event, options.body) : undefined) as Body;
-        const query = (
-          options.query ? validate(options.query, event.queryStringParameters ?? {}) : undefined
-        ) as Query;
+        const query = (options.query ? validate(options.query, queryOf(event)) : undefined) as Query;
         const pathParameters = Object.fromEntries(
           Object.entries(event.pathParameters ?? {})
             .filter((entry): entry is [string, string] => entry[1] !== undefined)

@@ -611,6 +611,18 @@ describe('bad input gets a clear error and changes nothing', () => {
     expect(await as('a').get(`/v1/logs?${query}`)).toMatchObject({ status: 400, body: { message } });
   });
 
+  it('refuses a query parameter given twice, rather than reading the last one', async () => {
+    expect(await as('a').get('/v1/measurements?type=glucose&type=weight')).toMatchObject({
+      status: 400,
+      body: { message: "'type' may be given once" },
+    });
+    expect(await as('a').get('/v1/logs?limit=5&limit=50')).toMatchObject({
+      status: 400,
+      body: { message: "'limit' may be given once" },
+    });
+    expect((await as('a').get('/v1/measurements?type=glucose&limit=5')).status).toBe(200);
+  });
+
   it('refuses a cursor of the measurements list on the logs list, and a log cursor on another kind', async () => {
     await as('a').post('/v1/measurements', { type: 'weight', value: 80, takenAt: minutesAgo(3) });
     await as('a').post('/v1/measurements', { type: 'weight', value: 81, takenAt: minutesAgo(2) });
