@@ -1362,6 +1362,15 @@ describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
     api<Invitation>('POST', '/internal/v1/admin/invitations', token.admin, { email });
   const check = (email: string, activationCode: string) =>
     api('POST', '/v1/auth/verify-activation', undefined, { email, activationCode });
+  /** The 'Pending Invitations' count User Management shows. */
+  const pendingCount = async () =>
+    (
+      await api<{ counts: { pendingInvitations: number } }>(
+        'GET',
+        '/internal/v1/admin/users?limit=1',
+        token.admin,
+      )
+    ).body.counts.pendingInvitations;
   const listed = async (email: string) =>
     (
       await api<{ invitations: Invitation[] }>('GET', '/internal/v1/admin/invitations', token.admin)
@@ -1400,14 +1409,6 @@ describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
     const email = 'recorded@example.com';
     const path = `/internal/v1/admin/invitations/${encodeURIComponent(email)}`;
     const created = await invite(email);
-    const pendingCount = async () =>
-      (
-        await api<{ counts: { pendingInvitations: number } }>(
-          'GET',
-          '/internal/v1/admin/users?limit=1',
-          token.admin,
-        )
-      ).body.counts.pendingInvitations;
     const eventsOf = async (type: string) =>
       (await world.scan('auditEvents')).filter(
         (event) => event.type === type && (event.details as { email?: string }).email === email,
@@ -1528,14 +1529,6 @@ describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
         json: { email, ...(roles && { roles }) },
         headers: { 'Idempotency-Key': key },
       });
-    const pendingCount = async () =>
-      (
-        await api<{ counts: { pendingInvitations: number } }>(
-          'GET',
-          '/internal/v1/admin/users?limit=1',
-          token.admin,
-        )
-      ).body.counts.pendingInvitations;
     const first = await create(['users', 'coaches']);
     expect(first).toMatchObject({ status: 201, body: { email, roles: ['users', 'coaches'] } });
     const before = {
