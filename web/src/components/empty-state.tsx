@@ -4,9 +4,10 @@ interface EmptyStateProps {
   title?: string;
   children: ReactNode;
   /**
-   * Given by a list whose last item can be removed (`useKeepFocusIn`): the empty state takes the
-   * list's place, and keyboard focus with it, rather than focus falling to the top of the page. It is
-   * then a group named by its text, so a screen reader says what took the list's place.
+   * Given by a list whose last item can be removed (`useKeepFocusIn`), or whose 'Load more' can leave
+   * (`useKeepFocusAfterMore`): the empty state takes the list's place, and keyboard focus with it,
+   * rather than focus falling to the top of the page. It is then a group named by its text, so a
+   * screen reader says what took the list's place.
    */
   ref?: Ref<HTMLDivElement>;
 }

@@ -1,10 +1,11 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { MESSAGES } from '../../../../shared/messages';
 import { Alert } from '../../components/alert';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { Spinner } from '../../components/spinner';
 import { errorMessage } from '../../lib/errors';
+import { useKeepFocusAfterMore } from '../../lib/keep-focus';
 import { useAuditEvents, type AuditFilters as Filters } from './api/get-audit-events';
 import { AuditFilters, type FilterValues } from './components/audit-filters';
 import { AuditTable } from './components/audit-table';
@@ -54,6 +55,9 @@ export function AuditLogPage() {
   const shown = useMemo(() => events.data?.pages.flatMap((page) => page.events) ?? [], [events.data]);
   const filtered = Object.keys(query).length > 0;
   const { fetchNextPage, isFetchingNextPage } = events;
+  // 'Load more' leaves with the last page: focus goes to the table, or to the empty state in its place.
+  const list = useRef<HTMLDivElement>(null);
+  const loadMore = useKeepFocusAfterMore(list, events.hasNextPage);
   const footer = (
     <div className="card__footer">
       <p className="muted" role="status">
@@ -72,6 +76,7 @@ export function AuditLogPage() {
       )}
       {events.hasNextPage && (
         <button
+          ref={loadMore}
           type="button"
           className="button button--secondary"
           onClick={() => void fetchNextPage()}
@@ -110,12 +115,12 @@ export function AuditLogPage() {
         ) : events.isError && !events.isFetchNextPageError ? (
           <LoadFailed title={LOAD_FAILED} error={events.error} onRetry={() => events.refetch()} />
         ) : shown.length === 0 && !events.hasNextPage ? (
-          <EmptyState>{filtered ? NO_MATCH : NO_EVENTS}</EmptyState>
+          <EmptyState ref={list}>{filtered ? NO_MATCH : NO_EVENTS}</EmptyState>
         ) : (
           // One shape with or without events, so the footer's 'Load more' keeps its focus when the
           // first matching events arrive above it.
           <>
-            {shown.length > 0 && <AuditTable events={shown} people={byId} />}
+            {shown.length > 0 && <AuditTable events={shown} people={byId} ref={list} />}
             {footer}
           </>
         )}

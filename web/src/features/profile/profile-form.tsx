@@ -29,20 +29,24 @@ const toUpdate = (values: ProfileFormValues): ProfileUpdate => ({
   measurementSystem: values.measurementSystem,
 });
 
+/** Preferred name's id: the form's first field, focused when editing starts. */
+export const PREFERRED_NAME_FIELD = 'profile-preferred-name';
+
 interface ProfileFormProps {
   profile: UserProfile;
-  onDone: () => void;
+  onCancel: () => void;
+  onSaved: () => void;
 }
 
 /** Edit mode. Cancel drops the edits; the browser enforces the input bounds (SPEC section 5). */
-export function ProfileForm({ profile, onDone }: ProfileFormProps) {
+export function ProfileForm({ profile, onCancel, onSaved }: ProfileFormProps) {
   const [values, setValues] = useState(() => formValuesFromProfile(profile));
   const save = useUpdateProfile();
   const change = (patch: Partial<ProfileFormValues>) => setValues((current) => ({ ...current, ...patch }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate(toUpdate(values), { onSuccess: onDone });
+    save.mutate(toUpdate(values), { onSuccess: onSaved });
   };
 
   return (
@@ -55,13 +59,12 @@ export function ProfileForm({ profile, onDone }: ProfileFormProps) {
       <ProfileSection title="Personal Information">
         <div className="field-row">
           <TextField
-            id="profile-preferred-name"
+            id={PREFERRED_NAME_FIELD}
             label="Preferred name"
             autoComplete="given-name"
             maxLength={100}
             value={values.preferredName}
             onChange={(event) => change({ preferredName: event.target.value })}
-            data-autofocus
           />
           <TextField
             id="profile-family-name"
@@ -104,7 +107,12 @@ export function ProfileForm({ profile, onDone }: ProfileFormProps) {
         />
       </ProfileSection>
       <div className="form__actions">
-        <button type="button" className="button button--secondary" onClick={onDone} disabled={save.isPending}>
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={onCancel}
+          disabled={save.isPending}
+        >
           Cancel
         </button>
         <button

@@ -8,13 +8,18 @@ import { useSessionUser } from '../../lib/auth/auth-provider';
 import { reloadPage } from '../../lib/browser';
 import { errorMessage } from '../../lib/errors';
 import { ROLE_LABELS } from '../../lib/role-labels';
+import { useFocusAfterRender } from '../../lib/use-focus-after-render';
 import { useProfile } from './api/get-profile';
 import { DeleteAccount } from './components/delete-account';
 import { PasskeysSection } from './components/passkeys-section';
 import { RecentActivity } from './components/recent-activity';
 import { SignOutEverywhere } from './components/sign-out-everywhere';
-import { ProfileForm } from './profile-form';
+import { PREFERRED_NAME_FIELD, ProfileForm } from './profile-form';
 import { ProfileSection, ProfileView } from './profile-view';
+
+/** Not worded by SPEC-2 (docs/decisions/045-account-screens.md). */
+const PROFILE_SAVED = 'Profile saved';
+const EDIT_BUTTON = 'profile-edit';
 
 interface ProfilePageProps {
   /** 'Export my data', which the health feature owns (joined in app/routes/profile.tsx). */
@@ -24,6 +29,20 @@ interface ProfilePageProps {
 export function ProfilePage({ exportData }: ProfilePageProps) {
   const profile = useProfile();
   const [editing, setEditing] = useState(false);
+  const [status, setStatus] = useState('');
+  // 'Edit Profile' and the form replace each other, each taking the focus the other had (it would
+  // fall to the page): the first field when editing starts, 'Edit Profile' when it ends.
+  const focusAfterRender = useFocusAfterRender();
+  const edit = () => {
+    setStatus('');
+    setEditing(true);
+    focusAfterRender(PREFERRED_NAME_FIELD);
+  };
+  const stopEditing = (message = '') => {
+    setEditing(false);
+    setStatus(message);
+    focusAfterRender(EDIT_BUTTON);
+  };
 
   if (profile.isPending) return <Spinner />;
   if (profile.isError) {
@@ -46,15 +65,23 @@ export function ProfilePage({ exportData }: ProfilePageProps) {
         description="Your personal details help your coach tailor your plan."
         actions={
           !editing && (
-            <button type="button" className="button button--primary" onClick={() => setEditing(true)}>
+            <button id={EDIT_BUTTON} type="button" className="button button--primary" onClick={edit}>
               Edit Profile
             </button>
           )
         }
       />
+      {/* Always in the page, so the confirmation is announced when its text appears. */}
+      <p className="save-status" role="status">
+        {status}
+      </p>
       <div className="stack">
         {editing ? (
-          <ProfileForm profile={profile.data} onDone={() => setEditing(false)} />
+          <ProfileForm
+            profile={profile.data}
+            onCancel={() => stopEditing()}
+            onSaved={() => stopEditing(PROFILE_SAVED)}
+          />
         ) : (
           <ProfileView profile={profile.data} />
         )}

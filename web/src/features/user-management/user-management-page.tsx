@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ACCOUNT_LABELS } from '../../../../shared/account';
 import { Alert } from '../../components/alert';
 import { LoadFailed } from '../../components/load-failed';
@@ -11,8 +11,9 @@ import { InviteModal } from './components/invite-modal';
 import { IssuedCodeModal } from './components/issued-code-modal';
 import { LOAD_FAILED, LoadMore } from './components/load-more';
 import { UserSearch } from './components/user-search';
-import { UserTable } from './components/user-table';
+import { emptyText, UserTable } from './components/user-table';
 import { PANEL_ID, tabId, UserTabs, type TabId } from './components/user-tabs';
+import type { UserEntry } from './merge-entries';
 import { useRowActions, type RowDialog } from './use-row-actions';
 import { useUserDirectory } from './use-user-directory';
 
@@ -21,6 +22,15 @@ const RECOVERY_NOTE =
   'Their current passkeys keep working until they create the new one; then those are removed and every session is signed out.';
 
 type Dialog = RowDialog | { kind: 'invite' };
+
+/**
+ * What a settled search says (not worded by the SPEC): how many it shows, as the Audit Log counts its
+ * events, or the empty table's own words.
+ */
+const searchOutcome = (entries: readonly UserEntry[], hasMore: boolean, tab: TabId, q: string): string => {
+  if (entries.length === 0 && !hasMore) return emptyText(tab, q);
+  return entries.length === 1 ? '1 person shown' : `${entries.length} people shown`;
+};
 
 export function UserManagementPage() {
   const [q, setQ] = useState('');
@@ -39,6 +49,16 @@ export function UserManagementPage() {
     setDialog(null);
     setStatus(message);
   };
+  // A search changes the table without a word: once its answer is on screen, say what it shows. Once
+  // per search (not on the first load, nor as rows come and go), and nothing while it loads.
+  const view = directory.views[tab];
+  const [said, setSaid] = useState({ q, text: '' });
+  const { entries } = view;
+  const settled = !directory.error && !directory.isPending && !directory.isSearching && entries !== null;
+  if (settled && said.q !== q) setSaid({ q, text: searchOutcome(entries, view.hasMore, tab, q) });
+  const searchStatus = said.q === q ? said.text : '';
+  // The table, or the empty state in its place: where focus goes when 'Load more' leaves.
+  const list = useRef<HTMLDivElement>(null);
 
   const header = (
     <PageHeader
@@ -55,7 +75,6 @@ export function UserManagementPage() {
       }
     />
   );
-  const view = directory.views[tab];
   const counts = directory.tabCounts;
 
   return (
@@ -82,6 +101,9 @@ export function UserManagementPage() {
       )}
       {/* Outside the load states: a search that failed can be changed. */}
       <UserSearch onSearch={setQ} />
+      <p className="visually-hidden" role="status">
+        {searchStatus}
+      </p>
       {!directory.error && !directory.isPending && counts && (
         <section className="card card--flush">
           <UserTabs selected={tab} counts={counts} onSelect={setTab} />
@@ -94,11 +116,12 @@ export function UserManagementPage() {
                 coachNames={coachNames}
                 actions={row.actions}
                 search={q}
+                ref={list}
               />
             ) : (
               <Spinner />
             )}
-            <LoadMore view={view} />
+            <LoadMore view={view} list={list} />
           </div>
         </section>
       )}

@@ -308,6 +308,18 @@ describe('Audit Log', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
   });
 
+  it("hands the focus to the table when 'Load more' reads the last page and leaves", async () => {
+    api.set(`GET ${AUDIT}`, (call) =>
+      json(call.query.cursor === 'page-2' ? auditPage([auditEvent()]) : auditPage([auditEvent()], 'page-2')),
+    );
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Load more' }));
+    await screen.findByText('2 events shown');
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    // Not back to the top of the page: reading goes on from the events.
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Audit events' })).toHaveFocus());
+  });
+
   it("names the people of each page 'Load more' adds, and offers them too", async () => {
     api.set(`GET ${AUDIT}`, (call) =>
       json(
@@ -414,6 +426,10 @@ describe('Audit Log', () => {
       expect(await screen.findByText('No events match these filters.')).toBeInTheDocument();
       expect(filteredCursors()).toEqual([undefined, 'page-1', 'page-2']);
       expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+      // The pressed button left with the list: focus goes to what took the list's place.
+      await waitFor(() =>
+        expect(screen.getByRole('group', { name: 'No events match these filters.' })).toHaveFocus(),
+      );
     });
   });
 

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HealthLog, Measurement } from '../../../../../shared/health-schemas';
 import { HEALTH_MESSAGES } from '../../../../../shared/health-messages';
+import { PAGE_SIZE } from '../../../../../web/src/features/health/components/recent-entries';
 import { periodStart } from '../../../../../web/src/features/health/period';
 import * as cognito from '../../support/cognito-mock';
 import {
@@ -175,6 +176,17 @@ describe('Metrics & Analytics', () => {
     await open();
     const marks = entryItems().map((text) => /(Above|Below) target/.exec(text ?? '')?.[0] ?? null);
     expect(marks).toEqual(['Above target', 'Below target', null, 'Above target', null, 'Above target']);
+  });
+
+  it("shows 20 entries, the rest on 'Show more', and keeps the focus on the list when the button leaves", async () => {
+    logs = Array.from({ length: PAGE_SIZE + 5 }, (_, n) => mealLog({ eatenAt: hoursAgo(n + 1) }));
+    const app = await open();
+    expect(entryItems()).toHaveLength(PAGE_SIZE);
+    await app.user.click(screen.getByRole('button', { name: 'Show more (5 left)' }));
+    expect(entryItems()).toHaveLength(PAGE_SIZE + 5);
+    expect(screen.queryByRole('button', { name: /^Show more/ })).not.toBeInTheDocument();
+    // The pressed button left with nothing more to show: focus is on the list, not back at the top.
+    await waitFor(() => expect(screen.getByRole('list', { name: 'Entries, newest first' })).toHaveFocus());
   });
 
   it('deletes an entry after the confirm prompt, and every view updates', async () => {

@@ -89,6 +89,31 @@ describe('Profile page', () => {
     expect(api.callsTo('PUT', '/v1/users/me')).toHaveLength(0);
   });
 
+  it("moves focus with the mode: to Preferred name on 'Edit Profile', back to 'Edit Profile' on Cancel", async () => {
+    const app = await open();
+    // Each pressed button leaves with its mode; focus must not fall back to the page.
+    await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
+    await waitFor(() => expect(screen.getByLabelText('Preferred name')).toHaveFocus());
+    await app.user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Edit Profile' })).toHaveFocus());
+  });
+
+  it("says 'Profile saved' after a save, with focus back on 'Edit Profile', and clears it when editing again", async () => {
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
+    await app.user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Edit Profile' })).toHaveFocus());
+    const status = screen.getByText('Profile saved');
+    expect(status).toHaveAttribute('role', 'status');
+    // The same region, kept while empty; editing again takes the old message away, Cancel says nothing.
+    await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
+    expect(status).toBeInTheDocument();
+    expect(status).toBeEmptyDOMElement();
+    await app.user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Edit Profile' })).toHaveFocus());
+    expect(status).toBeEmptyDOMElement();
+  });
+
   it('offers no date of birth after today where the person is, not where UTC is', async () => {
     const zone = process.env.TZ;
     process.env.TZ = 'America/Los_Angeles';

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { DIRECTORY_MESSAGES, type DirectoryCounts } from '../../../../../shared/directory';
 import { MESSAGES } from '../../../../../shared/messages';
@@ -111,6 +111,19 @@ describe('User Management: pages, search and counts', () => {
     await app.user.click(loadMore());
     await waitFor(() => expect(shownEmails()).toContain('p5@example.com'));
     expect(shownEmails().indexOf('i6@example.com')).toBeLessThan(shownEmails().indexOf('p5@example.com'));
+  });
+
+  it("hands the focus to the table when 'Load more' reads the last page and leaves", async () => {
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('tab', { name: /^Pending Invitations/ }));
+    await app.user.click(loadMore());
+    await waitFor(() => expect(shownEmails()).toHaveLength(4));
+    expect(loadMore()).toHaveFocus();
+    await app.user.click(loadMore());
+    await waitFor(() => expect(shownEmails()).toHaveLength(5));
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    // Not back to the top of the page: reading goes on from the table the button made longer.
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Users' })).toHaveFocus());
   });
 
   it('asks only the list that holds the cut back for its next page, with its cursor', async () => {
@@ -272,13 +285,51 @@ describe('User Management: pages, search and counts', () => {
       await waitFor(() => expect(shownEmails()).toEqual(firstPages));
     });
 
+    /** What the page's live regions say now, the empty ones left out. */
+    const said = () =>
+      screen
+        .getAllByRole('status')
+        .map((region) => region.textContent)
+        .filter(Boolean);
+
+    it('says what a search shows once its answer is in, once per search, and nothing on the first load', async () => {
+      const app = await openUserManagement();
+      expect(said()).toEqual([]);
+      await search(app, 'a');
+      await waitFor(() => expect(said()).toEqual(['3 people shown']));
+      expect(shownEmails()).toHaveLength(3);
+      // Load more adds rows, not news: the search's count is said once.
+      await app.user.click(loadMore());
+      await waitFor(() => expect(shownEmails().length).toBeGreaterThan(3));
+      expect(said()).toEqual(['3 people shown']);
+
+      await search(app, 'an');
+      await waitFor(() => expect(said()).toEqual(['1 person shown']));
+      expect(shownEmails()).toEqual(['ann@example.com']);
+
+      // While a search loads, the last search's count is no longer said (the table's spinner may be).
+      const answer = deferred<void>();
+      const routes = directoryRoutes({ users: () => users, invitations: () => invitations, pageSize: 2 });
+      api.set(`GET ${USERS}`, (call) =>
+        call.query.q === 'zed'
+          ? answer.promise.then(() => routes[`GET ${USERS}`](call))
+          : routes[`GET ${USERS}`](call),
+      );
+      await search(app, 'Zed');
+      await waitFor(() => expect(streamCalls(api, USERS).at(-1)?.query.q).toBe('zed'));
+      expect(said()).not.toContain('1 person shown');
+      answer.resolve();
+      await waitFor(() => expect(said()).toEqual(["No one's email starts with 'zed'."]));
+    });
+
     it('says the search matched no one, in every tab, not that the list is empty', async () => {
       const app = await openUserManagement();
+      const panel = () => within(screen.getByRole('tabpanel'));
       await search(app, 'Zed');
-      expect(await screen.findByText("No one's email starts with 'zed'.")).toBeInTheDocument();
+      expect(await panel().findByText("No one's email starts with 'zed'.")).toBeInTheDocument();
       for (const tab of [/^Pending Invitations/, /^Activated/]) {
         await app.user.click(screen.getByRole('tab', { name: tab }));
-        expect(screen.getByText("No one's email starts with 'zed'.")).toBeInTheDocument();
+        expect(panel().getByText("No one's email starts with 'zed'.")).toBeInTheDocument();
       }
       for (const empty of [MESSAGES.noUsers, MESSAGES.noPendingInvitations, MESSAGES.noActivatedUsers])
         expect(screen.queryByText(empty)).not.toBeInTheDocument();

@@ -1,3 +1,4 @@
+import type { Ref } from 'react';
 import { AUDIT_TYPE_LABELS, type AuditEvent } from '../../../../../shared/audit';
 import { describeUserAgent, formatInstant, fullName } from '../../../lib/format';
 import type { KnownPerson } from '../people';
@@ -5,6 +6,8 @@ import type { KnownPerson } from '../people';
 interface AuditTableProps {
   events: readonly AuditEvent[];
   people: ReadonlyMap<string, KnownPerson>;
+  /** The table's region, which 'Load more' hands the focus to when it leaves. */
+  ref?: Ref<HTMLDivElement>;
 }
 
 const NONE = (
@@ -46,9 +49,9 @@ function Details({ details }: { details: AuditEvent['details'] }) {
 }
 
 /** Audit events as given (newest first), every field in words. */
-export function AuditTable({ events, people }: AuditTableProps) {
+export function AuditTable({ events, people, ref }: AuditTableProps) {
   return (
-    <div className="table-scroll" role="region" aria-label="Audit events" tabIndex={0}>
+    <div className="table-scroll" role="region" aria-label="Audit events" tabIndex={0} ref={ref}>
       <table className="table audit">
         <caption className="visually-hidden">Audit events, newest first</caption>
         <thead>

@@ -2,7 +2,7 @@ import { useCallback, useRef, useState } from 'react';
 import type { MeasurementSystem } from '../../../../../shared/health';
 import { HEALTH_MESSAGES } from '../../../../../shared/health-messages';
 import { EmptyState } from '../../../components/empty-state';
-import { useKeepFocusIn } from '../../../lib/keep-focus';
+import { useKeepFocusAfterMore, useKeepFocusIn } from '../../../lib/keep-focus';
 import { summarize, targetLabel, type Entry } from '../entries';
 import { formatDateTime } from '../health-format';
 
@@ -39,6 +39,8 @@ export function RecentEntries({
   }, []);
   // A deleted entry's button leaves with its row: focus stays in the list, or on what replaces it.
   useKeepFocusIn(list, entries);
+  // 'Show more' leaves once all are shown: focus stays on the list rather than falling to the page.
+  const showMore = useKeepFocusAfterMore(list, entries.length > shown);
   if (!entries.length) return <EmptyState ref={holdList}>{emptyText}</EmptyState>;
   return (
     <>
@@ -77,6 +79,7 @@ export function RecentEntries({
       </ul>
       {entries.length > shown && (
         <button
+          ref={showMore}
           type="button"
           className="button button--secondary"
           onClick={() => setShown((n) => n + PAGE_SIZE)}

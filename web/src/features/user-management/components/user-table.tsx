@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, type RefObject } from 'react';
 import { ACCOUNT_LABELS } from '../../../../../shared/account';
 import { MESSAGES } from '../../../../../shared/messages';
 import { EmptyState } from '../../../components/empty-state';
@@ -19,6 +19,10 @@ const EMPTY: Record<TabId, string> = {
  * empty, beside counts that say otherwise; docs/decisions/058-admin-lists-at-scale.md).
  */
 export const noSearchMatch = (q: string): string => `No one's email starts with '${q}'.`;
+
+/** What the table says when it has no row: the tab's own empty message, or that a search matched no one. */
+export const emptyText = (tab: TabId, search: string): string =>
+  search ? noSearchMatch(search) : EMPTY[tab];
 
 /**
  * SPEC's Pending and Activated, SPEC-2's Expired; 'Disabled' for a disabled account, 'Being deleted'
@@ -42,6 +46,8 @@ interface UserTableProps {
   actions: RowActions;
   /** The email prefix the rows were searched for ('' for none). */
   search?: string;
+  /** The table's region, or the empty state in its place: focus is kept there. */
+  ref?: RefObject<HTMLDivElement | null>;
 }
 
 function CoachCell({ entry, coachNames }: { entry: UserEntry; coachNames: ReadonlyMap<string, string> }) {
@@ -65,15 +71,15 @@ export function UserTable({
   coachNames,
   actions,
   search = '',
+  ref,
 }: UserTableProps) {
-  const table = useRef<HTMLDivElement>(null);
+  const own = useRef<HTMLDivElement>(null);
+  const table = ref ?? own;
   // A deleted person's or invitation's buttons leave with the row: focus stays on the table, or on
   // what replaces it.
   useKeepFocusIn(table, entries);
   if (entries.length === 0)
-    return hasMore ? null : (
-      <EmptyState ref={table}>{search ? noSearchMatch(search) : EMPTY[tab]}</EmptyState>
-    );
+    return hasMore ? null : <EmptyState ref={table}>{emptyText(tab, search)}</EmptyState>;
   return (
     <div className="table-scroll" role="region" aria-label="Users" tabIndex={0} ref={table}>
       <table className="table">
