@@ -1,6 +1,7 @@
 /**
  * Erasing a person (SPEC-2 sections 3.3 and 3.4): everything the account holds, in every table and
- * in the user pool; only the audit log keeps its events (ids, never data). The caller has already
+ * in the user pool; only the audit log keeps its events for their 400 days (ids, and the email of an
+ * invitation or activation event, the address and browser of each: never health data). The caller has already
  * disabled the account in a guarded transaction, so from that moment no token of the person is served
  * and no sign-in completes; the erase then runs in an order that never leaves a half state a person
  * could use: passkeys (no sign-in), the Cognito user (no token), the data, and the account item last,

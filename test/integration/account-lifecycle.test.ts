@@ -414,6 +414,15 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     );
     expect(issued.status).toBe(201);
     expect(Date.parse(issued.body.expiresAt) - Date.now()).toBeGreaterThan(23.9 * 3600 * 1000);
+    // Shown once, to the admin: the table keeps only its hash, so a read of it (or of a backup) hands
+    // over no account.
+    const stored = (await world.scan('authChallenges')).filter(
+      (item) => item.pk === `recovery#${client.email}`,
+    );
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).not.toHaveProperty('activationCode');
+    expect(stored[0]?.codeHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(await world.scan('authChallenges'))).not.toContain(issued.body.activationCode);
     // Until the new passkey exists, the old one still signs in.
     await fresh(client);
     // The code is bound to that person: useless for any other email.
@@ -465,6 +474,28 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     expect((await api('DELETE', `/internal/v1/admin/users/${client.userId}/coach`, token.admin)).status).toBe(
       204,
     );
+  });
+
+  it('still takes a code stored in clear before codes were hashed, once', async () => {
+    const email = 'clear-code@example.com';
+    const person = await activatedPerson(email);
+    const issued = await issueRecovery(person.userId);
+    expect(issued.status).toBe(201);
+    // As a code issued before 2026-11-27 was stored: the code itself, no hash.
+    const documents = localDocuments();
+    await documents.send(
+      new UpdateCommand({
+        TableName: world.stack.tables.authChallenges,
+        Key: { pk: `recovery#${email}` },
+        UpdateExpression: 'SET activationCode = :code REMOVE codeHash',
+        ExpressionAttributeValues: { ':code': issued.body.activationCode },
+      }),
+    );
+    documents.destroy();
+    expect((await verifyActivation(email, 'ABCD2345EFGH6789')).body).toEqual({ valid: false });
+    const renewed = await world.http.activate(email, issued.body.activationCode);
+    expect(renewed.userId).toBe(person.userId);
+    expect((await verifyActivation(email, issued.body.activationCode)).body).toEqual({ valid: false });
   });
 
   it('takes a recovery code up to 24 hours old and refuses it after, also at the commit of a registration begun in time', async () => {

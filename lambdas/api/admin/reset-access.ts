@@ -46,14 +46,16 @@ export const handler = httpHandler({ auth: 'admin' }, async ({ caller, pathParam
           actorId: caller.sub,
           subjectId: target.userId,
         }),
-        putRecoveryItem({
-          email: target.email,
+        putRecoveryItem(
+          {
+            email: target.email,
+            userId: target.userId,
+            issuedBy: caller.sub,
+            issuedAt: Date.now(),
+            expiresAt,
+          },
           activationCode,
-          userId: target.userId,
-          issuedBy: caller.sub,
-          issuedAt: Date.now(),
-          expiresAt,
-        }),
+        ),
       ],
     });
   } catch (error) {

@@ -57,6 +57,7 @@ import {
   consumeRecoveryItem,
   deletePasskeyChallengeItem,
   findRecovery,
+  isRecoveryCode,
   issuedBeforeDisable,
   storedRecovery,
   type RecoveryGrant,
@@ -123,7 +124,7 @@ const recover = async (body: Body, recovery: RecoveryGrant, origin: RequestOrigi
 
   const now = new Date().toISOString();
   const tokensValidAfter = revocationSecond();
-  const spendCode = consumeRecoveryItem(recovery.email, recovery.activationCode);
+  const spendCode = consumeRecoveryItem(recovery);
   const earlier = [...(account.credentialIds ?? [])];
   const items = [
     consumeRegistrationChallengeItem(recovery.email, pending.challenge),
@@ -203,7 +204,7 @@ const register = async (body: Body, origin: RequestOrigin) => {
   if (!invitationCode || invitation.codeUsed) {
     // Not a pending invitation's code: a recovery code, or nothing.
     const recovery = await findRecovery(body.email);
-    if (recovery && secretsEqual(recovery.activationCode, body.activationCode)) {
+    if (recovery && isRecoveryCode(recovery, body.activationCode)) {
       const { pending, tokensValidAfter } = await recover(body, recovery, origin);
       return ok(await proofFor(pending, tokensValidAfter));
     }

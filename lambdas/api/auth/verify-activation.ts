@@ -17,6 +17,7 @@ import { getAccount } from '../../common/repositories/accounts';
 import {
   expiresIn,
   findRecovery,
+  isRecoveryCode,
   issuedBeforeDisable,
   putRegistrationChallenge,
   type RegistrationChallenge,
@@ -62,7 +63,7 @@ const recoveryRegistration = async (
   code: string,
 ): Promise<Registration | 'recovery-refused' | undefined> => {
   const recovery = await findRecovery(email);
-  if (!recovery || !secretsEqual(recovery.activationCode, code)) return undefined;
+  if (!recovery || !isRecoveryCode(recovery, code)) return undefined;
   // The code is right from here on: a refusal is not a wrong code.
   if (!(await stillAdmin(recovery.issuedBy))) return 'recovery-refused';
   const account = await getAccount(recovery.userId);

@@ -1,16 +1,18 @@
 /**
  * Short-lived, single-use items of the sign-in chain, in one table keyed by `pk`:
  * `registration#<email>` (the challenge a passkey registration must sign), `recovery#<email>` (a recovery
- * code), `passkey#<userId>` (the challenge of a passkey a signed-in person adds), `session#<id>` (a sign-in
+ * code, stored hashed), `passkey#<userId>` (the challenge of a passkey a signed-in person adds), `session#<id>` (a sign-in
  * challenge) and `proof#<sha256>` (a passkey proof, stored hashed). Every read of one of them is a
  * conditional delete, so it can be used once; expiry is checked in the condition because TTL
  * deletion is lazy.
  */
+import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { RECOVERY_CODE_TTL_SECONDS } from '../../../shared/constants';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, type TransactItem } from '../aws';
 import { tableName } from '../env';
+import { secretsEqual } from '../secrets';
 
 const table = () => tableName('authChallenges');
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -48,10 +50,17 @@ export interface StoredProof {
   readonly expiresAt: number;
 }
 
-/** A recovery code an admin issued for an activated person (SPEC-2 section 3.2); one per email. */
+/**
+ * A recovery code an admin issued for an activated person (SPEC-2 section 3.2); one per email. The code
+ * itself is shown once, to the admin: stored is its SHA-256, so the table, its backups and an export of
+ * it hold nothing that hands over the account (a code is 80 random bits: its hash cannot be walked back).
+ */
 export interface RecoveryGrant {
   readonly email: string;
-  readonly activationCode: string;
+  /** SHA-256 (hex) of the normalised code. */
+  readonly codeHash?: string;
+  /** The code in clear: only on a code issued before 2026-11-27 (then no `codeHash`), until it expires. */
+  readonly activationCode?: string;
   readonly userId: string;
   readonly issuedBy: string;
   /** Epoch milliseconds (absent on a code issued before 2026-11-26: then 24 hours before it expires). */
@@ -104,9 +113,32 @@ export const consumeRegistrationChallengeItem = (email: string, challenge: strin
   },
 });
 
-/** Transaction item storing a recovery code, replacing (and so invalidating) any earlier one for the email. */
-export const putRecoveryItem = (grant: RecoveryGrant): TransactItem => ({
-  Put: { TableName: table(), Item: { pk: recoveryKey(grant.email), kind: 'recovery', ...grant } },
+/** The stored form of a recovery code. */
+const recoveryCodeHash = (code: string): string => createHash('sha256').update(code, 'utf8').digest('hex');
+
+/** Whether `code` (normalised) is the grant's, in time independent of where it differs. */
+export const isRecoveryCode = (grant: RecoveryGrant, code: string): boolean =>
+  grant.codeHash !== undefined
+    ? secretsEqual(grant.codeHash, recoveryCodeHash(code))
+    : grant.activationCode !== undefined && secretsEqual(grant.activationCode, code);
+
+/**
+ * Transaction item storing a recovery code (as its hash), replacing (and so invalidating) any earlier
+ * one for the email.
+ */
+export const putRecoveryItem = (
+  grant: Omit<RecoveryGrant, 'codeHash' | 'activationCode'>,
+  activationCode: string,
+): TransactItem => ({
+  Put: {
+    TableName: table(),
+    Item: {
+      pk: recoveryKey(grant.email),
+      kind: 'recovery',
+      ...grant,
+      codeHash: recoveryCodeHash(activationCode),
+    },
+  },
 });
 
 /** The unexpired recovery code of an email, if any (not consumed: see the registration transaction). */
@@ -124,12 +156,19 @@ export const storedRecovery = async (email: string): Promise<RecoveryGrant | und
   ).Item as RecoveryGrant | undefined;
 
 /** Transaction item that spends exactly this recovery code, still unexpired: it works once. */
-export const consumeRecoveryItem = (email: string, activationCode: string): TransactItem => ({
+export const consumeRecoveryItem = (grant: RecoveryGrant): TransactItem => ({
   Delete: {
     TableName: table(),
-    Key: { pk: recoveryKey(email) },
-    ConditionExpression: 'activationCode = :code AND expiresAt > :now',
-    ExpressionAttributeValues: { ':code': activationCode, ':now': nowSeconds() },
+    Key: { pk: recoveryKey(grant.email) },
+    ...(grant.codeHash !== undefined
+      ? {
+          ConditionExpression: 'codeHash = :code AND expiresAt > :now',
+          ExpressionAttributeValues: { ':code': grant.codeHash, ':now': nowSeconds() },
+        }
+      : {
+          ConditionExpression: 'activationCode = :code AND expiresAt > :now',
+          ExpressionAttributeValues: { ':code': grant.activationCode, ':now': nowSeconds() },
+        }),
   },
 });
 
