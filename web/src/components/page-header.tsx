@@ -3,6 +3,12 @@ import { APP_NAME } from '../config/brand';
 
 interface PageHeaderProps {
   title: string;
+  /**
+   * The browser tab's name when the h1 names a person: the tab's title stays in the browser's history
+   * (and a synced one) after sign-out, where the next user of a shared computer would read whose page
+   * it was.
+   */
+  tabTitle?: string;
   description?: ReactNode;
   actions?: ReactNode;
 }
@@ -11,8 +17,8 @@ interface PageHeaderProps {
 export const PAGE_TITLE_ID = 'page-title';
 
 /** The h1 of a dashboard page; also names the browser tab and the `main` landmark. */
-export function PageHeader({ title, description, actions }: PageHeaderProps) {
-  useDocumentTitle(title);
+export function PageHeader({ title, tabTitle = title, description, actions }: PageHeaderProps) {
+  useDocumentTitle(tabTitle);
   return (
     <div className="page-header">
       <div>

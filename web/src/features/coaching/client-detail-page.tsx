@@ -65,7 +65,7 @@ export function ClientDetailPage({ userId, records }: ClientDetailPageProps) {
   return (
     <>
       <BackLink />
-      <PageHeader title={name} description={client.email} />
+      <PageHeader title={name} tabTitle="Client" description={client.email} />
       {records}
       <ClientNotes userId={userId} clientName={name} />
     </>

@@ -10,6 +10,17 @@ import { invalidateEvents } from '../../lib/query-keys';
  * under the user handle the list carries. Only a list read after the change is signalled: a stale one
  * could hide a passkey that was just added.
  */
+/**
+ * After the account is erased: tells the browser, where it has the Signal API, that no passkey of this
+ * user handle works any more, so the password manager drops the ones labelled with the person's email
+ * rather than keep offering them. The handle comes from the list the Profile page has read (the account
+ * is gone: nothing can be read now).
+ */
+export const signalAccountGone = async (queryClient: QueryClient): Promise<void> => {
+  const userHandle = queryClient.getQueryData<PasskeyList>(passkeysQueryKey)?.userHandle;
+  if (userHandle) await signalAcceptedPasskeys({ userHandle, credentialIds: [] });
+};
+
 export const refreshPasskeys = async (queryClient: QueryClient): Promise<void> => {
   void invalidateEvents(queryClient);
   await queryClient.invalidateQueries({ queryKey: passkeysQueryKey });

@@ -85,6 +85,8 @@ describe('Client detail', () => {
       'href',
       '/dashboard/clients',
     );
+    // The browser tab (and so its history) does not say whose page it was.
+    await waitFor(() => expect(document.title).toBe('Client · Metabolic Coaching'));
   });
 
   it("reads the client's records from the coach routes over 30 days, and 7 or 90 on request", async () => {

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as cognito from '../../support/cognito-mock';
 import { completeProfile, newProfile, sessionUser } from '../../support/factories';
@@ -23,6 +23,8 @@ describe('dashboard index', () => {
     fakeApi({ 'GET /v1/users/me': completeProfile({ preferredName: 'Sam' }) });
     renderApp('/dashboard');
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back, Sam!' })).toBeInTheDocument();
+    // The name stays out of the browser tab, whose title the browser's history keeps.
+    await waitFor(() => expect(document.title).toBe('Dashboard · Metabolic Coaching'));
   });
 
   it('falls back to the email while there is no preferred name', async () => {

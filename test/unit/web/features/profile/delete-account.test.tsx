@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_MESSAGES } from '../../../../../shared/account';
 import * as cognito from '../../support/cognito-mock';
 import { completeProfile, sessionUser } from '../../support/factories';
-import { deferred, failure, fakeApi } from '../../support/fake-api';
+import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
@@ -62,6 +62,30 @@ describe('Profile page: Export my data and Delete my account', () => {
     await waitFor(() => expect(app.location().pathname).toBe('/signin'));
     expect(api.callsTo('DELETE', '/v1/users/me')[0]?.body).toEqual({ confirmEmail: 'casey@example.com' });
     expect(cognito.signOut).toHaveBeenCalledTimes(1);
+  });
+
+  it("tells the browser the account's passkeys no longer work, so its password manager drops them", async () => {
+    const signalAllAcceptedCredentials = vi.fn(() => Promise.resolve());
+    vi.stubGlobal('PublicKeyCredential', { signalAllAcceptedCredentials });
+    api.set('GET /v1/users/me/passkeys', () =>
+      json({
+        userHandle: 'dXNlci1oYW5kbGU',
+        passkeys: [
+          { credentialId: 'Y3JlZA', name: 'Phone', createdAt: '2026-11-01T10:00:00.000Z', backedUp: true },
+        ],
+      }),
+    );
+    const { app, dialog } = await openDialog();
+    await screen.findByText('Phone');
+    await app.user.type(dialog.getByLabelText('Your email address'), 'casey@example.com');
+    await app.user.click(dialog.getByRole('button', { name: 'Delete my account' }));
+
+    await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+    expect(signalAllAcceptedCredentials).toHaveBeenCalledWith({
+      rpId: 'localhost',
+      userId: 'dXNlci1oYW5kbGU',
+      allAcceptedCredentialIds: [],
+    });
   });
 
   /** The deletion sent and held: `answer` settles it. */

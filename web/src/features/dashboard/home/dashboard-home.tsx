@@ -25,6 +25,7 @@ export function DashboardHome({ greetingName, roles }: DashboardHomeProps) {
     <>
       <PageHeader
         title={welcomeTitle(greetingName)}
+        tabTitle="Dashboard"
         description="Here is where your coaching and health tools live."
       />
       {roles.includes('admin') && (

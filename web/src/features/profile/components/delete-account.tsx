@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ACCOUNT_LABELS, ACCOUNT_MESSAGES } from '../../../../../shared/account';
 import { TextField } from '../../../components/form-field';
@@ -5,6 +6,7 @@ import { FormActions } from '../../../components/form-actions';
 import { Modal } from '../../../components/overlay/modal';
 import { useSignOutToSignIn } from '../../../lib/auth/use-sign-out';
 import { useDeleteAccount } from '../api/delete-account';
+import { signalAccountGone } from '../passkey-signal';
 import { ProfileSection } from '../profile-view';
 import { PasskeyActionError } from './passkey-action-error';
 
@@ -18,6 +20,7 @@ function DeleteAccountModal({ email, onClose }: { email: string; onClose: () => 
   const [typed, setTyped] = useState('');
   const remove = useDeleteAccount();
   const signOutToSignIn = useSignOutToSignIn();
+  const queryClient = useQueryClient();
   const matches = typed.trim().toLowerCase() === email.toLowerCase();
 
   const submit = (event: FormEvent) => {
@@ -26,7 +29,10 @@ function DeleteAccountModal({ email, onClose }: { email: string; onClose: () => 
     // The account is gone once the server says so, whether or not this dialog is still here (the
     // page may have been left): the promise, unlike mutate's callbacks, outlives the component.
     remove.mutateAsync(typed.trim()).then(
-      () => signOutToSignIn(),
+      async () => {
+        await signalAccountGone(queryClient);
+        await signOutToSignIn();
+      },
       () => undefined, // shown by the alert below
     );
   };
