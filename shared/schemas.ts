@@ -63,19 +63,28 @@ export interface WireIssue {
  */
 const VISIBLE_CHARACTER = /[^\s\p{Cc}\p{Cf}\p{Cs}]/u;
 
+interface TextMessages {
+  readonly required: string;
+  readonly tooLong: string;
+}
+
 /**
- * A required text of 1 to `max` characters once trimmed, holding something visible, with the same message
- * for a wrong type and for a missing one.
+ * A required text of 1 to `max` characters once trimmed, with the same message for a wrong type and for a
+ * missing one: as a stored profile is read back (a name stored before the visible-character rule, only
+ * a zero-width space, must not stop the profile from loading, where it can be corrected).
  */
-export const requiredText = (max: number, messages: { required: string; tooLong: string }) =>
+const storedText = (max: number, messages: TextMessages) =>
   z
     .string({ error: messages.required })
     .check(
       z.trim(),
       z.minLength(1, { error: messages.required }),
       z.maxLength(max, { error: messages.tooLong }),
-      z.regex(VISIBLE_CHARACTER, { error: messages.required }),
     );
+
+/** A required text as a write takes it: also holding something visible. */
+export const requiredText = (max: number, messages: TextMessages) =>
+  storedText(max, messages).check(z.regex(VISIBLE_CHARACTER, { error: messages.required }));
 
 const shortText = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 
@@ -170,21 +179,19 @@ const nonEmptyBase64url = /* @__PURE__ */ (() => base64url.check(z.minLength(1))
 
 // ---------------------------------------------------------------- profile
 
-export const nameSchema = /* @__PURE__ */ (() =>
-  requiredText(NAME_MAX, {
-    required: VALIDATION.nameRequired,
-    tooLong: VALIDATION.nameTooLong,
-  }))();
+const NAME_MESSAGES = { required: VALIDATION.nameRequired, tooLong: VALIDATION.nameTooLong };
+const PREFERRED_NAME_MESSAGES = {
+  required: VALIDATION.preferredNameRequired,
+  tooLong: VALIDATION.preferredNameTooLong,
+};
+const FAMILY_NAME_MESSAGES = {
+  required: VALIDATION.familyNameRequired,
+  tooLong: VALIDATION.familyNameTooLong,
+};
+export const nameSchema = /* @__PURE__ */ (() => requiredText(NAME_MAX, NAME_MESSAGES))();
 export const preferredNameSchema = /* @__PURE__ */ (() =>
-  requiredText(PREFERRED_NAME_MAX, {
-    required: VALIDATION.preferredNameRequired,
-    tooLong: VALIDATION.preferredNameTooLong,
-  }))();
-export const familyNameSchema = /* @__PURE__ */ (() =>
-  requiredText(FAMILY_NAME_MAX, {
-    required: VALIDATION.familyNameRequired,
-    tooLong: VALIDATION.familyNameTooLong,
-  }))();
+  requiredText(PREFERRED_NAME_MAX, PREFERRED_NAME_MESSAGES))();
+export const familyNameSchema = /* @__PURE__ */ (() => requiredText(FAMILY_NAME_MAX, FAMILY_NAME_MESSAGES))();
 export const heightCmSchema = /* @__PURE__ */ (() =>
   z
     .number({ error: VALIDATION.heightRange })
@@ -203,11 +210,12 @@ export const userProfileSchema = /* @__PURE__ */ (() =>
   z.object({
     userId: userIdSchema,
     email: emailSchema,
-    name: nameSchema,
+    // Names as stored (`storedText`): no rule added since decides whether a profile loads.
+    name: storedText(NAME_MAX, NAME_MESSAGES),
     createdAt: datetimeSchema,
     updatedAt: datetimeSchema,
-    preferredName: z.optional(preferredNameSchema),
-    familyName: z.optional(familyNameSchema),
+    preferredName: z.optional(storedText(PREFERRED_NAME_MAX, PREFERRED_NAME_MESSAGES)),
+    familyName: z.optional(storedText(FAMILY_NAME_MAX, FAMILY_NAME_MESSAGES)),
     dateOfBirth: z.optional(dateSchema),
     heightCm: z.optional(heightCmSchema),
     sexAssignedAtBirth: z._default(sexAssignedAtBirthSchema, DEFAULT_SEX_ASSIGNED_AT_BIRTH),

@@ -4,12 +4,11 @@
  * account's `tokensValidAfter` the issuer checked, valid for about two minutes. `redeem` consumes it
  * atomically, for that user only, before it expires.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { PASSKEY_PROOF_TTL_SECONDS } from '../../shared/constants';
 import { getAccountGate } from '../common/repositories/accounts';
 import { consumeProof, putProof, expiresIn } from '../common/repositories/auth-challenges';
-
-const hash = (proof: string): string => createHash('sha256').update(proof, 'utf8').digest('hex');
+import { sha256Hex as hash } from '../common/secrets';
 
 export const issuePasskeyProof = async (user: {
   userId: string;

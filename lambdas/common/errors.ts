@@ -74,6 +74,14 @@ export class UnprocessableContent extends HttpError {
     super(422, message);
   }
 }
+/**
+ * 422 when the item that holds an idempotency key was stored by another request (another fingerprint,
+ * ADR 061). A key stored before fingerprints were kept has none: taken as this request, as it was then.
+ */
+export const requireSameRequest = (stored: unknown, sent: string): void => {
+  if (stored !== undefined && stored !== sent)
+    throw new UnprocessableContent(API_MESSAGES.idempotencyKeyMismatch);
+};
 export class TooManyRequests extends HttpError {
   override readonly name = 'TooManyRequests';
   constructor(message: string) {

@@ -20,7 +20,7 @@ import {
   type RecordQuery,
 } from './repositories/health-records';
 import { API_MESSAGES } from '../../shared/messages';
-import { Conflict, NotFound, UnprocessableContent } from './errors';
+import { Conflict, NotFound, requireSameRequest } from './errors';
 import { requestFingerprint, type Caller } from './http';
 import { callerSessionCheckItem } from './session';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
@@ -60,9 +60,7 @@ const storeOnce = async <T>(
     if (!(error instanceof RecordExists)) throw error;
     const stored = await getRecord(userId, category, id);
     if (stored && stored.category !== category) throw new Conflict(API_MESSAGES.idempotencyKeyReused);
-    // A record stored before fingerprints were kept has none: taken as this request, as it was then.
-    if (stored?.fingerprint !== undefined && stored.fingerprint !== fingerprint)
-      throw new UnprocessableContent(API_MESSAGES.idempotencyKeyMismatch);
+    requireSameRequest(stored?.fingerprint, fingerprint);
     if (!stored?.item) throw new NotFound(gone);
     return stored.item as T;
   }

@@ -3,7 +3,6 @@
  * validation with the shared schemas, caller identity from the authorizer's verified claims,
  * and typed errors mapped to `{message}` answers. Nothing else ever reaches the caller: no stack traces.
  */
-import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -27,6 +26,7 @@ import {
   UnsupportedMediaType,
 } from './errors';
 import { logger } from './logger';
+import { sha256Hex } from './secrets';
 import { userPoolClientId } from './env';
 import { sessionIsValid } from './session';
 import { sourcePosition } from './source-position';
@@ -114,10 +114,7 @@ const canonical = (value: unknown): unknown => {
  * idempotency key: the key sent again with another body is refused (422), not answered with what the
  * first body stored (ADR 061).
  */
-export const requestFingerprint = (body: unknown): string =>
-  createHash('sha256')
-    .update(JSON.stringify(canonical(body)))
-    .digest('hex');
+export const requestFingerprint = (body: unknown): string => sha256Hex(JSON.stringify(canonical(body)));
 
 /**
  * Path parameters that are UUIDs: read in either case, as the lowercase ids are stored (RFC 9562 has a

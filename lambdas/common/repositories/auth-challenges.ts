@@ -6,13 +6,12 @@
  * conditional delete, so it can be used once; expiry is checked in the condition because TTL
  * deletion is lazy.
  */
-import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { RECOVERY_CODE_TTL_SECONDS } from '../../../shared/constants';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, type TransactItem } from '../aws';
 import { tableName } from '../env';
-import { secretsEqual } from '../secrets';
+import { secretsEqual, sha256Hex } from '../secrets';
 
 const table = () => tableName('authChallenges');
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -114,7 +113,7 @@ export const consumeRegistrationChallengeItem = (email: string, challenge: strin
 });
 
 /** The stored form of a recovery code. */
-const recoveryCodeHash = (code: string): string => createHash('sha256').update(code, 'utf8').digest('hex');
+const recoveryCodeHash = sha256Hex;
 
 /** Whether `code` (normalised) is the grant's, in time independent of where it differs. */
 export const isRecoveryCode = (grant: RecoveryGrant, code: string): boolean =>

@@ -6,13 +6,12 @@
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { NOTES_SHOWN, OUT_OF_TARGET_WINDOW_DAYS, type CoachNote } from '../../../shared/coaching';
 import { FUTURE_TOLERANCE_MS } from '../../../shared/health';
-import { API_MESSAGES } from '../../../shared/messages';
 import { ddb, type TransactItem } from '../aws';
 import { conditionFailedAt, transactIf, transactWrite } from '../transactions';
 import { batchGetAll } from '../batch-get';
 import { queryAttributes } from '../batch-write';
 import { tableName } from '../env';
-import { Unauthorized, UnprocessableContent } from '../errors';
+import { requireSameRequest, Unauthorized } from '../errors';
 
 const table = () => tableName('coaching');
 const COACH_INDEX = 'byCoach';
@@ -333,9 +332,7 @@ const noteByKey = async (
   );
   const noteSk: unknown = key.Item?.noteSk;
   if (typeof noteSk !== 'string') return undefined;
-  const fingerprint: unknown = key.Item?.fingerprint;
-  if (fingerprint !== undefined && fingerprint !== sent.fingerprint)
-    throw new UnprocessableContent(API_MESSAGES.idempotencyKeyMismatch);
+  requireSameRequest(key.Item?.fingerprint, sent.fingerprint);
   const item = await ddb.send(
     new GetCommand({ TableName: table(), Key: { pk: notesKey(clientId), sk: noteSk }, ConsistentRead: true }),
   );

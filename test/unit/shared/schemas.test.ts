@@ -102,8 +102,9 @@ describe('profile update', () => {
 });
 
 describe('a text a person must give', () => {
-  // Each shows as nothing: a zero-width space, a direction mark, a NUL, a lone surrogate, a BOM.
-  const invisible = ['\u200b', '\u200e', '\u0000', '\ud800', ' \ufeff '];
+  // Each shows as nothing, and trimming keeps it: a zero-width space, a direction mark, a NUL, a lone
+  // surrogate, a word joiner.
+  const invisible = ['\u200b', '\u200e', '\u0000', '\ud800', ' \u2060 '];
 
   it.each(invisible.map((text) => [JSON.stringify(text), text]))(
     'is refused when it holds nothing visible: %s',
@@ -119,6 +120,12 @@ describe('a text a person must give', () => {
       );
     },
   );
+
+  it('is read back as stored, so a name taken before the rule still loads (and can be corrected)', () => {
+    expect(
+      userProfileSchema.safeParse({ ...profile, preferredName: '\u200b', familyName: '\u200b' }),
+    ).toMatchObject({ success: true });
+  });
 
   it('takes any script, and invisible characters beside visible ones', () => {
     for (const name of ['José', 'Łukasz', '李', 'أحمد', '\u200fأحمد', 'A\u200bB'])

@@ -41,7 +41,8 @@ export function ProfilePage({ exportData }: ProfilePageProps) {
   const stopEditing = (message = '') => {
     setEditing(false);
     setStatus(message);
-    focusAfterRender(EDIT_BUTTON);
+    // A save ends later: the person may be typing elsewhere by then.
+    focusAfterRender(EDIT_BUTTON, { ifLost: true });
   };
 
   if (profile.isPending) return <Spinner />;

@@ -82,6 +82,28 @@ describe('onboarding modal', () => {
     expect(heard).toEqual([{ invalid: true, description: VALIDATION.preferredNameRequired }]);
   });
 
+  it('keeps the focus it takes when it opens on a route change (the new page does not take it)', async () => {
+    const app = renderApp('/dashboard/profile');
+    await screen.findByRole('heading', { level: 1, name: 'Profile' });
+    const sidebar = within(screen.getByRole('complementary', { name: 'Sidebar' }));
+    await app.user.click(sidebar.getByRole('link', { name: 'Metabolic Coaching' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Complete Your Profile' }));
+    await waitFor(() => expect(dialog.getByLabelText('Preferred name')).toHaveFocus());
+    // Still there once every effect of the navigation has run.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(dialog.getByLabelText('Preferred name')).toHaveFocus();
+  });
+
+  it('refuses a name that shows as nothing at its field, as the server would', async () => {
+    const { app, dialog, save } = await open();
+    await app.user.type(dialog.getByLabelText('Preferred name'), '\u200b');
+    await app.user.click(save);
+    expect(dialog.getByLabelText('Preferred name')).toHaveAccessibleDescription(
+      VALIDATION.preferredNameRequired,
+    );
+    expect(api.callsTo('PUT', '/v1/users/me')).toHaveLength(0);
+  });
+
   it("describes each of feet and inches by the height's message: focus lands on Feet", async () => {
     const { app, dialog, save } = await open();
     await app.user.type(dialog.getByLabelText('Preferred name'), 'Casey');

@@ -114,6 +114,21 @@ describe('Profile page', () => {
     expect(status).toBeEmptyDOMElement();
   });
 
+  it('leaves the focus where the person moved it while the save was under way', async () => {
+    const answer = deferred<Response>();
+    api.set('PUT /v1/users/me', () => answer.promise);
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
+    await app.user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    // Typing in Passkeys' name field meanwhile.
+    const elsewhere = await screen.findByLabelText('Name (optional)');
+    await app.user.click(elsewhere);
+    answer.resolve(json(completeProfile()));
+    expect(await screen.findByText('Profile saved')).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(elsewhere).toHaveFocus();
+  });
+
   it('offers no date of birth after today where the person is, not where UTC is', async () => {
     const zone = process.env.TZ;
     process.env.TZ = 'America/Los_Angeles';

@@ -16,14 +16,18 @@ export function DashboardLayout() {
   const [drawerOpenOn, setDrawerOpenOn] = useState<string | null>(null);
   const drawerOpen = drawerOpenOn === pathname;
   // A new page takes the focus, as a page load would: a screen reader says its title (the landmark is
-  // named by the h1), and Tab goes on from the page, not from a link that has left or the sidebar.
+  // named by the h1), and Tab goes on from the page, not from a link that has left or the sidebar. Not
+  // when the page opened a dialog that holds the focus (onboarding), nor when the drawer was open: SPEC
+  // gives the focus back to the menu button then.
   const main = useRef<HTMLElement>(null);
   const shownPath = useRef(pathname);
   useEffect(() => {
     if (shownPath.current === pathname) return;
+    const fromDrawer = drawerOpenOn === shownPath.current;
     shownPath.current = pathname;
+    if (fromDrawer || document.activeElement?.closest('[aria-modal="true"]')) return;
     main.current?.focus();
-  }, [pathname]);
+  }, [pathname, drawerOpenOn]);
 
   return (
     <div className="shell">

@@ -30,7 +30,8 @@ function DeleteAccountModal({ email, onClose }: { email: string; onClose: () => 
     // page may have been left): the promise, unlike mutate's callbacks, outlives the component.
     remove.mutateAsync(typed.trim()).then(
       async () => {
-        await signalAccountGone(queryClient);
+        // Advice to the browser: the sign-out does not wait on it.
+        void signalAccountGone(queryClient);
         await signOutToSignIn();
       },
       () => undefined, // shown by the alert below

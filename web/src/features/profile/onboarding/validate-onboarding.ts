@@ -10,7 +10,14 @@ import {
 } from '../../../../../shared/constants';
 import { feetInchesToCm } from '../../../../../shared/height';
 import { VALIDATION } from '../../../../../shared/messages';
-import { dateSchema, emailSchema, type ProfileUpdate } from '../../../../../shared/schemas';
+import {
+  dateSchema,
+  emailSchema,
+  familyNameSchema,
+  preferredNameSchema,
+  type ProfileUpdate,
+  type WireSchema,
+} from '../../../../../shared/schemas';
 import { heightCmOf, type ProfileFormValues } from '../profile-values';
 
 /** The validated fields, in form order. */
@@ -49,12 +56,19 @@ const dateOfBirthError = (dateOfBirth: string, today: Date): string | undefined 
   return age >= ONBOARDING_AGE_MIN && age <= ONBOARDING_AGE_MAX ? undefined : VALIDATION.invalidDateOfBirth;
 };
 
+/** The first message of what `schema` refuses in `value`, if anything. */
+const schemaProblem = (schema: WireSchema<unknown>, value: string): string | undefined => {
+  const parsed = schema.safeParse(value);
+  return parsed.success ? undefined : parsed.error.issues[0]?.message;
+};
+
 /** Every onboarding message of SPEC section 5, one per field, in form order. */
 export const validateOnboarding = (values: ProfileFormValues, today: Date): OnboardingErrors => {
   const errors: OnboardingErrors = {
     email: emailSchema.safeParse(values.email).success ? undefined : VALIDATION.invalidEmail,
-    preferredName: values.preferredName.trim() ? undefined : VALIDATION.preferredNameRequired,
-    familyName: values.familyName.trim() ? undefined : VALIDATION.familyNameRequired,
+    // The server's rules (a visible character, the length), so what it would refuse is said at the field.
+    preferredName: schemaProblem(preferredNameSchema, values.preferredName),
+    familyName: schemaProblem(familyNameSchema, values.familyName),
     dateOfBirth: dateOfBirthError(values.dateOfBirth, today),
     height: heightError(values),
   };
