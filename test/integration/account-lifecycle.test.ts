@@ -384,6 +384,20 @@ describe('recovery (SPEC-2 section 3.2)', () => {
       { email, activationCode },
     );
 
+  /** Rewrites the email's stored recovery code in place, as time or an older version of the code would. */
+  const updateRecovery = async (email: string, expression: string, values: Record<string, unknown>) => {
+    const documents = localDocuments();
+    await documents.send(
+      new UpdateCommand({
+        TableName: world.stack.tables.authChallenges,
+        Key: { pk: `recovery#${email}` },
+        UpdateExpression: expression,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    documents.destroy();
+  };
+
   it('replaces every passkey, ends every session, and keeps the person, their profile, records, coach and notes', async () => {
     const client = world.people.client;
     const coach = world.people.coach;
@@ -482,16 +496,9 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     const issued = await issueRecovery(person.userId);
     expect(issued.status).toBe(201);
     // As a code issued before 2026-11-27 was stored: the code itself, no hash.
-    const documents = localDocuments();
-    await documents.send(
-      new UpdateCommand({
-        TableName: world.stack.tables.authChallenges,
-        Key: { pk: `recovery#${email}` },
-        UpdateExpression: 'SET activationCode = :code REMOVE codeHash',
-        ExpressionAttributeValues: { ':code': issued.body.activationCode },
-      }),
-    );
-    documents.destroy();
+    await updateRecovery(email, 'SET activationCode = :code REMOVE codeHash', {
+      ':code': issued.body.activationCode,
+    });
     expect((await verifyActivation(email, 'ABCD2345EFGH6789')).body).toEqual({ valid: false });
     const renewed = await world.http.activate(email, issued.body.activationCode);
     expect(renewed.userId).toBe(person.userId);
@@ -504,18 +511,11 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     // SPEC-2 section 3.2: valid 24 hours.
     const DAY_SECONDS = 24 * 60 * 60;
     /** Moves the email's recovery code this many seconds into the past (its issue and its expiry). */
-    const ageRecovery = async (seconds: number) => {
-      const documents = localDocuments();
-      await documents.send(
-        new UpdateCommand({
-          TableName: world.stack.tables.authChallenges,
-          Key: { pk: `recovery#${email}` },
-          UpdateExpression: 'SET expiresAt = expiresAt - :seconds, issuedAt = issuedAt - :ms',
-          ExpressionAttributeValues: { ':seconds': seconds, ':ms': seconds * 1000 },
-        }),
-      );
-      documents.destroy();
-    };
+    const ageRecovery = (seconds: number) =>
+      updateRecovery(email, 'SET expiresAt = expiresAt - :seconds, issuedAt = issuedAt - :ms', {
+        ':seconds': seconds,
+        ':ms': seconds * 1000,
+      });
     const issued = await issueRecovery(person.userId);
     expect(issued.status).toBe(201);
     // A minute short of 24 hours: the code still opens the registration.

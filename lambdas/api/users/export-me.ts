@@ -15,7 +15,7 @@ import { API_MESSAGES } from '../../../shared/messages';
 import type { UserProfile } from '../../../shared/schemas';
 import { originOf, recordAudit } from '../../common/audit';
 import { calendarDayIn } from '../../common/calendar-day';
-import { HttpError, NotFound } from '../../common/errors';
+import { NotFound, UnprocessableContent } from '../../common/errors';
 import { fhirBundle } from '../../common/fhir-export';
 import { fitsOneAnswer, httpHandler, ok, type HttpResult } from '../../common/http';
 import { whileSessionHolds } from '../../common/session';
@@ -78,7 +78,7 @@ export const handler = httpHandler(
           };
     // Over what a Lambda may answer, the file would be lost on the way (API Gateway's 502) after its
     // event said it was exported: refused first, with nothing recorded (ADR 040).
-    if (!fitsOneAnswer(result)) throw new HttpError(422, HEALTH_MESSAGES.exportTooLarge);
+    if (!fitsOneAnswer(result)) throw new UnprocessableContent(HEALTH_MESSAGES.exportTooLarge);
     // A session signed out (or an account disabled) while the export was read exports nothing (401).
     await recordAudit(
       originOf(event),

@@ -112,13 +112,10 @@ export const consumeRegistrationChallengeItem = (email: string, challenge: strin
   },
 });
 
-/** The stored form of a recovery code. */
-const recoveryCodeHash = sha256Hex;
-
 /** Whether `code` (normalised) is the grant's, in time independent of where it differs. */
 export const isRecoveryCode = (grant: RecoveryGrant, code: string): boolean =>
   grant.codeHash !== undefined
-    ? secretsEqual(grant.codeHash, recoveryCodeHash(code))
+    ? secretsEqual(grant.codeHash, sha256Hex(code))
     : grant.activationCode !== undefined && secretsEqual(grant.activationCode, code);
 
 /**
@@ -135,7 +132,7 @@ export const putRecoveryItem = (
       pk: recoveryKey(grant.email),
       kind: 'recovery',
       ...grant,
-      codeHash: recoveryCodeHash(activationCode),
+      codeHash: sha256Hex(activationCode),
     },
   },
 });
