@@ -341,6 +341,32 @@ describe('Client detail', () => {
     expect(api.callsTo('GET', `${BASE}/notes`)).toHaveLength(1);
   });
 
+  it("reads the client's records and notes again on each visit, and shows none from memory once access ended", async () => {
+    measurements = [measurement({ userId: CLIENT.userId, type: 'weight', value: 70, takenAt: hoursAgo(1) })];
+    notes = [coachNote({ text: 'Keep going' })];
+    let listed = [CLIENT];
+    api.set('GET /v1/coach/clients', () => json({ clients: listed }));
+    const app = await open();
+    const entries = () => screen.queryByRole('region', { name: 'Recent Entries' });
+    expect(within(entries()!).getAllByRole('listitem')).toHaveLength(1);
+    expect(noteItems()).toHaveLength(1);
+
+    // Unassigned meanwhile: My Clients still lists them from its cache (under its 60 s), but every
+    // read of their records and notes is refused now.
+    listed = [];
+    const forbidden = () => failure(403, COACHING_MESSAGES.notYourClient);
+    for (const path of [`${BASE}/measurements`, `${BASE}/logs`, `${BASE}/notes`]) api.set(`GET ${path}`, forbidden);
+    await app.user.click(screen.getByRole('link', { name: 'Back to My Clients' }));
+    await app.user.click(await screen.findByRole('link', { name: 'Alex Rivera' }));
+
+    await waitFor(() => expect(api.callsTo('GET', `${BASE}/notes`)).toHaveLength(2));
+    expect(api.callsTo('GET', `${BASE}/measurements`)).toHaveLength(2);
+    expect(api.callsTo('GET', `${BASE}/logs`)).toHaveLength(2);
+    expect(await screen.findByText(COACHING_MESSAGES.notYourClient)).toBeInTheDocument();
+    expect(screen.queryByText('Keep going')).not.toBeInTheDocument();
+    expect(screen.queryByText(/154\.3 lb/)).not.toBeInTheDocument();
+  });
+
   it("shows 'Loading...' while the client is looked up", async () => {
     api.set('GET /v1/coach/clients', () => new Promise<Response>(() => undefined));
     renderApp(`/dashboard/clients/${CLIENT.userId}`);

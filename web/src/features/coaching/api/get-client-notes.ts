@@ -11,7 +11,8 @@ export const clientNotesPath = (userId: string): string =>
 export const getClientNotes = async (userId: string): Promise<CoachNote[]> =>
   (await apiRequest(clientNotesPath(userId), { schema: noteListSchema })).notes;
 
+/** Dropped from the cache once no screen shows them, as the client's records are (`clientRecords`). */
 export const clientNotesQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: clientNotesQueryKey(userId), queryFn: () => getClientNotes(userId) });
+  queryOptions({ queryKey: clientNotesQueryKey(userId), queryFn: () => getClientNotes(userId), gcTime: 0 });
 
 export const useClientNotes = (userId: string) => useQuery(clientNotesQueryOptions(userId));

@@ -3,7 +3,7 @@ import { LIST_LIMIT, type LogKind } from '../../../../../shared/health';
 import { logPageSchema, type HealthLog, type LogPage } from '../../../../../shared/health-schemas';
 import { apiRequest } from '../../../lib/api-client';
 import { collectPages, listPath, type Collected, type RecordRange } from './list-pages';
-import { OWN_RECORDS, type RecordSource } from './record-source';
+import { cacheOf, OWN_RECORDS, type RecordSource } from './record-source';
 
 /** Every query of the person's own daily logs starts with this key. */
 export const logsQueryKey = ['health', 'logs'] as const;
@@ -34,6 +34,7 @@ export const logsInQueryOptions = (range: RecordRange, source: RecordSource = OW
   queryOptions({
     queryKey: [...logsKeyOf(source), 'in', range],
     queryFn: () => getLogsIn(range, source),
+    ...cacheOf(source),
   });
 
 /** Every log in `range`; read only while `enabled`. */

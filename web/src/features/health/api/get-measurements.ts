@@ -7,7 +7,7 @@ import {
 } from '../../../../../shared/health-schemas';
 import { apiRequest } from '../../../lib/api-client';
 import { collectPages, listPath, type Collected, type RecordRange } from './list-pages';
-import { OWN_RECORDS, type RecordSource } from './record-source';
+import { cacheOf, OWN_RECORDS, type RecordSource } from './record-source';
 
 /** Every query of the person's own measurements starts with this key, so one invalidation refreshes them all. */
 export const measurementsQueryKey = ['health', 'measurements'] as const;
@@ -41,6 +41,7 @@ export const measurementsInQueryOptions = (range: RecordRange, source: RecordSou
   queryOptions({
     queryKey: [...measurementsKeyOf(source), 'in', range],
     queryFn: () => getMeasurementsIn(range, source),
+    ...cacheOf(source),
   });
 
 /** Every measurement in `range`; read only while `enabled`. */

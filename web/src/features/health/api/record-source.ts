@@ -9,6 +9,12 @@ export interface RecordSource {
   basePath: string;
   /** What the query keys start with. */
   keyPrefix: readonly string[];
+  /**
+   * Someone else's records: dropped from the cache as soon as no screen shows them, so each visit is
+   * a read the server checks and audits, never a page shown from memory after access ended
+   * (docs/decisions/043-coaching-screens.md).
+   */
+  forgetOnLeave?: boolean;
 }
 
 export const OWN_RECORDS: RecordSource = { basePath: '/v1', keyPrefix: ['health'] };
@@ -16,4 +22,9 @@ export const OWN_RECORDS: RecordSource = { basePath: '/v1', keyPrefix: ['health'
 export const clientRecords = (userId: string): RecordSource => ({
   basePath: `/v1/coach/clients/${encodeURIComponent(userId)}`,
   keyPrefix: ['health', 'client', userId],
+  forgetOnLeave: true,
 });
+
+/** The cache options of a read from `source`: TanStack's `gcTime` 0 drops it once unobserved. */
+export const cacheOf = (source: RecordSource): { gcTime?: number } =>
+  source.forgetOnLeave ? { gcTime: 0 } : {};
