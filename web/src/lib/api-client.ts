@@ -6,7 +6,8 @@ import { IDEMPOTENCY_KEY_HEADER } from '../../../shared/constants';
 import { API_MESSAGES, apiErrorFallback, GATEWAY_MESSAGES, MESSAGES } from '../../../shared/messages';
 import type { WireSchema } from '../../../shared/schemas';
 import { getWebConfig } from '../config/web-config';
-import { ApiError } from './api-error';
+import { ApiError, isAlreadyGone } from './api-error';
+import { createAnswered } from './idempotency';
 import { loadAuth } from './auth/load-auth';
 import { reportSessionEnded } from './auth/session-ended';
 
@@ -133,6 +134,7 @@ export async function apiRequest<Output>(
     if (auth && reportEndedSession && endsSession(response.status, message)) reportSessionEnded();
     throw new ApiError(response.status, message, fields);
   }
+  if (idempotencyKey !== undefined) createAnswered(idempotencyKey);
   if (response.status === 204 || !schema) return undefined;
   const data: unknown = await response.json().catch(() => {
     throw new UnexpectedResponseError();
@@ -141,6 +143,18 @@ export async function apiRequest<Output>(
   if (!parsed.success) throw new UnexpectedResponseError();
   return parsed.data;
 }
+
+/**
+ * A DELETE (204) whose 404 is done too: the thing is gone, whether an earlier try of this delete
+ * removed it (its answer lost, then retried: SPEC section 9) or another tab or admin did.
+ */
+export const deleteResource = async (path: string): Promise<void> => {
+  try {
+    await apiRequest(path, { method: 'DELETE' });
+  } catch (error) {
+    if (!isAlreadyGone(error)) throw error;
+  }
+};
 
 /**
  * Validates a request body before it leaves the browser; throws the first schema message, which

@@ -355,7 +355,8 @@ describe('Client detail', () => {
     // read of their records and notes is refused now.
     listed = [];
     const forbidden = () => failure(403, COACHING_MESSAGES.notYourClient);
-    for (const path of [`${BASE}/measurements`, `${BASE}/logs`, `${BASE}/notes`]) api.set(`GET ${path}`, forbidden);
+    for (const path of [`${BASE}/measurements`, `${BASE}/logs`, `${BASE}/notes`])
+      api.set(`GET ${path}`, forbidden);
     await app.user.click(screen.getByRole('link', { name: 'Back to My Clients' }));
     await app.user.click(await screen.findByRole('link', { name: 'Alex Rivera' }));
 

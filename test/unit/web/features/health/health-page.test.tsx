@@ -229,6 +229,42 @@ describe('Log Measurement dialog', () => {
     expect(keys[2]).not.toBe(keys[0]);
   });
 
+  it('sends Save pressed again after both tries lost their answer with the same key, so the reading is stored once', async () => {
+    const { app, api } = await openHealth('metric');
+    // The server's rule (ADR 061): a key it has seen answers the record stored under it.
+    const stored = new Map<string, Response>();
+    let lost = 2;
+    api.set('POST /v1/measurements', (call) => {
+      const key = call.headers['idempotency-key']!;
+      if (!stored.has(key)) stored.set(key, measurementStore([]).create(call));
+      if (lost > 0) {
+        lost -= 1;
+        return failure(503, 'Service Unavailable');
+      }
+      return stored.get(key)!.clone();
+    });
+    const dialog = await openDialog(app, 'Log Measurement');
+    await app.user.selectOptions(dialog.getByLabelText('Measurement'), 'Weight');
+    await app.user.type(dialog.getByLabelText('Weight (kg)'), '80');
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent('Service Unavailable');
+
+    await app.user.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const keys = api.callsTo('POST', '/v1/measurements').map((call) => call.headers['idempotency-key']);
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
+    expect(stored.size).toBe(1);
+
+    // Answered, the same reading logged again on purpose is another create.
+    const again = await openDialog(app, 'Log Measurement');
+    await app.user.selectOptions(again.getByLabelText('Measurement'), 'Weight');
+    await app.user.type(again.getByLabelText('Weight (kg)'), '80');
+    await app.user.click(again.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(stored.size).toBe(2);
+  });
+
   it.each([
     ['the browser', () => new TypeError('Failed to fetch')],
     // Amplify's token refresh, offline: its own NetworkError, before any request is sent.

@@ -243,6 +243,22 @@ describe('Profile page: Passkeys', () => {
     await waitFor(() => expect(section.getByRole('list', { name: 'Passkeys' })).toHaveFocus());
   });
 
+  it('says a passkey is removed when the retry of a removal whose answer was lost finds it gone (404)', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const { app, section } = await open();
+    const path = `${PASSKEYS}/${LAPTOP.credentialId}`;
+    // The first try removes it, but its answer is lost (503); SPEC section 9's retry finds nothing.
+    api.set(`DELETE ${path}`, () => {
+      const first = passkeys.length > 1;
+      passkeys = [PHONE];
+      return first ? failure(503, 'Service Unavailable') : failure(404, ACCOUNT_MESSAGES.passkeyNotFound);
+    });
+    await app.user.click(section.getByRole('button', { name: 'Remove Work laptop' }));
+    expect(await section.findByText('Work laptop removed.')).toBeInTheDocument();
+    expect(api.callsTo('DELETE', path)).toHaveLength(2);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('keeps the passkey when the prompt is declined', async () => {
     vi.spyOn(window, 'confirm').mockReturnValue(false);
     const { app, section } = await open();

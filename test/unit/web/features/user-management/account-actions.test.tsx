@@ -243,6 +243,21 @@ describe('User Management: account lifecycle', () => {
     await waitFor(() => expect(screen.getByRole('region', { name: 'Users' })).toHaveFocus());
   });
 
+  it('says a person is deleted when the retry of a delete whose answer was lost finds them gone (404)', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    // The first try erases them, but its answer is lost (503); SPEC section 9's retry finds nobody.
+    api.set(`DELETE ${USER_PATH}`, () => {
+      const first = users.length > 0;
+      users = [];
+      return first ? failure(503, 'Service Unavailable') : failure(404, 'User not found');
+    });
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Delete alex@example.com' }));
+    await waitFor(() => expect(screen.queryByText('alex@example.com')).not.toBeInTheDocument());
+    expect(api.callsTo('DELETE', USER_PATH)).toHaveLength(2);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('shows a delete that was cut short as Being deleted, with Delete alone to finish it now', async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     users = [{ ...ALEX, roles: ['users'], status: 'disabled', beingDeleted: true }];

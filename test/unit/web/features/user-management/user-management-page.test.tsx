@@ -165,6 +165,26 @@ describe('User Management', () => {
     );
   });
 
+  it('says an invitation is deleted when the retry of a delete whose answer was lost finds it gone (404)', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const path = '/internal/v1/admin/invitations/new%40example.com';
+    // The first try deletes it, but its answer is lost (503); SPEC section 9's retry finds nothing.
+    api.set(`DELETE ${path}`, () => {
+      const first = invitations.length > 1;
+      invitations = [USED];
+      return first ? failure(503, 'Service Unavailable') : failure(404, 'Invitation not found');
+    });
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Delete invitation for new@example.com' }));
+    await waitFor(() =>
+      expect(screen.getAllByRole('status').map((region) => region.textContent)).toContain(
+        'Invitation for new@example.com deleted.',
+      ),
+    );
+    expect(api.callsTo('DELETE', path)).toHaveLength(2);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('keeps the invitation when the confirmation is declined', async () => {
     vi.spyOn(window, 'confirm').mockReturnValue(false);
     const app = await openUserManagement();

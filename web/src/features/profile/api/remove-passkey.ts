@@ -1,10 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { deleteResource } from '../../../lib/api-client';
 import { refreshPasskeys } from '../passkey-signal';
 
-/** 204; 409 for the only passkey, 401 when the sign-in is older than 10 minutes. */
+/**
+ * 204; 409 for the only passkey, 401 when the sign-in is older than 10 minutes. Gone already (404)
+ * is done too.
+ */
 export const removePasskey = (credentialId: string): Promise<void> =>
-  apiRequest(`/v1/users/me/passkeys/${encodeURIComponent(credentialId)}`, { method: 'DELETE' });
+  deleteResource(`/v1/users/me/passkeys/${encodeURIComponent(credentialId)}`);
 
 /** Names the removals under way (`queryClient.isMutating`). */
 export const removePasskeyMutationKey = ['passkeys', 'remove'] as const;

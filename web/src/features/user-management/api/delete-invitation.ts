@@ -1,8 +1,8 @@
-import { apiRequest } from '../../../lib/api-client';
+import { deleteResource } from '../../../lib/api-client';
 import { useAdminListMutation } from './admin-lists';
 
-/** Only pending invitations can be deleted; the answer is empty (204). */
+/** Only pending invitations can be deleted (204; 409 once activated). Gone already (404) is done too. */
 export const deleteInvitation = (email: string): Promise<void> =>
-  apiRequest(`/internal/v1/admin/invitations/${encodeURIComponent(email)}`, { method: 'DELETE' });
+  deleteResource(`/internal/v1/admin/invitations/${encodeURIComponent(email)}`);
 
 export const useDeleteInvitation = () => useAdminListMutation(deleteInvitation);
