@@ -1,23 +1,34 @@
 import { useEffect } from 'react';
-import { Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import type { Role } from '../../../shared/constants';
 import { FullPageSpinner } from '../components/spinner';
 import { paths } from '../config/paths';
 import { useAuth } from '../lib/auth/auth-provider';
-import { afterSignIn, forgetComeBack } from '../lib/auth/return-to';
+import { afterSignIn, comeBackAfterSignIn, forgetComeBack } from '../lib/auth/return-to';
+import { forgetSessionEnded, sessionEndedFor } from '../lib/auth/session-ended';
 import { hasAnyRole } from '../lib/auth/session-user';
 
 /** Signed-in only: 'Loading...' while the session resolves, /signin when there is none. */
 export function RequireAuth() {
   const { state } = useAuth();
+  const { pathname, search } = useLocation();
   // A page reached signed in: any return 'Sign in again' asked for is done (both the sign-in page and
-  // GuestOnly read it until then, so they send the person to the same place).
+  // GuestOnly read it until then, so they send the person to the same place), and so is /signin's
+  // word that a session ended.
   const signedIn = state.status === 'signed-in';
   useEffect(() => {
-    if (signedIn) forgetComeBack();
+    if (signedIn) {
+      forgetComeBack();
+      forgetSessionEnded();
+    }
   }, [signedIn]);
   if (state.status === 'loading') return <FullPageSpinner />;
-  if (state.status === 'signed-out') return <Navigate to={paths.signin} replace />;
+  if (state.status === 'signed-out') {
+    // The session ended under the person on this page: their next sign-in comes back here.
+    const endedFor = sessionEndedFor();
+    if (endedFor !== undefined) comeBackAfterSignIn(`${pathname}${search}`, endedFor);
+    return <Navigate to={paths.signin} replace />;
+  }
   return <Outlet />;
 }
 

@@ -2,8 +2,15 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '../../../../shared/messages';
 import * as cognito from '../support/cognito-mock';
-import { completeProfile, sessionUser } from '../support/factories';
-import { fakeApi } from '../support/fake-api';
+import {
+  authenticationOptions,
+  authenticationResponse,
+  completeProfile,
+  passkeyProof,
+  sessionUser,
+} from '../support/factories';
+import { deferred, failure, fakeApi } from '../support/fake-api';
+import * as passkey from '../support/passkey-mock';
 import { renderApp } from '../support/render-app';
 import { directoryRoutes } from '../support/user-management';
 
@@ -23,9 +30,13 @@ const recheckSettled = async (calls: number): Promise<void> => {
   });
 };
 
+/** What /signin says when the session ended without the person signing out (ADR 048). */
+const ENDED = 'Your session has ended. Please sign in again.';
+
 describe('routes and guards', () => {
+  let api: ReturnType<typeof fakeApi>;
   beforeEach(() => {
-    fakeApi({
+    api = fakeApi({
       'GET /v1/users/me': completeProfile(),
       ...directoryRoutes({ users: () => [], invitations: () => [] }),
     });
@@ -105,6 +116,7 @@ describe('routes and guards', () => {
     act(() => cognito.revokeSession());
     expect(await screen.findByRole('button', { name: MESSAGES.signInWithPasskey })).toBeInTheDocument();
     expect(app.location().pathname).toBe('/signin');
+    expect(screen.getByRole('status')).toHaveTextContent(ENDED);
   });
 
   it('signs out when the stored tokens are gone (signed out in another tab)', async () => {
@@ -116,6 +128,7 @@ describe('routes and guards', () => {
     await act(() => app.queryClient.invalidateQueries());
     expect(await screen.findByRole('button', { name: MESSAGES.signInWithPasskey })).toBeInTheDocument();
     expect(app.location().pathname).toBe('/signin');
+    expect(screen.getByRole('status')).toHaveTextContent(ENDED);
   });
 
   it.each([
@@ -139,6 +152,7 @@ describe('routes and guards', () => {
 
       expect(await screen.findByRole('button', { name: MESSAGES.signInWithPasskey })).toBeInTheDocument();
       expect(app.location().pathname).toBe('/signin');
+      expect(screen.getByRole('status')).toHaveTextContent(ENDED);
       expect(cognito.getSessionUser.mock.calls.length).toBeGreaterThan(profileCalls);
       expect(app.queryClient.getQueryCache().getAll()).toEqual([]);
     },
@@ -192,5 +206,83 @@ describe('routes and guards', () => {
     });
     await waitFor(() => expect(app.location().pathname).toBe('/signin'));
     expect(app.queryClient.getQueryCache().getAll()).toEqual([]);
+  });
+  describe('when the API refuses the session mid-page', () => {
+    /** On Metrics, the next read is refused (401): the person was disabled, reset or signed out elsewhere. */
+    const refusedOnMetrics = async () => {
+      cognito.givenSession(sessionUser(['user']));
+      const app = renderApp('/dashboard/metrics');
+      await screen.findByRole('heading', { level: 1, name: 'Metrics & Analytics' });
+      api.set('GET /v1/measurements', failure(401, 'Unauthorized'));
+      await act(() => app.queryClient.invalidateQueries());
+      await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+      return app;
+    };
+    const signInAs = async (
+      app: Awaited<ReturnType<typeof refusedOnMetrics>>,
+      who: ReturnType<typeof sessionUser>,
+    ) => {
+      api.set('GET /v1/measurements', { items: [] });
+      api.set('POST /v1/auth/initiate-signin', {
+        sessionId: 'session-1',
+        authenticationOptions: authenticationOptions(),
+      });
+      api.set('POST /v1/auth/verify-webauthn', passkeyProof());
+      passkey.getPasskeyAssertion.mockResolvedValue(authenticationResponse());
+      cognito.signInWithPasskeyProof.mockImplementation(() => {
+        cognito.givenSession(who);
+        return Promise.resolve(who);
+      });
+      await app.user.click(await screen.findByRole('button', { name: MESSAGES.signInWithPasskey }));
+      await waitFor(() => expect(app.location().pathname).not.toBe('/signin'));
+      // Every navigation the sign-in set off has run.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return app.location().pathname;
+    };
+
+    it('says on /signin that the session ended, and brings the same person back to the page', async () => {
+      const app = await refusedOnMetrics();
+      expect(await screen.findByRole('status')).toHaveTextContent(ENDED);
+      expect(cognito.signOut).toHaveBeenCalledTimes(1);
+      expect(await signInAs(app, sessionUser(['user']))).toBe('/dashboard/metrics');
+    });
+
+    it('takes someone else who signs in to the dashboard', async () => {
+      const app = await refusedOnMetrics();
+      const other = sessionUser(['user'], { userId: '22222222-2222-4222-8222-222222222222' });
+      expect(await signInAs(app, other)).toBe('/dashboard');
+    });
+
+    it('says nothing of it when a read under way is refused by their own sign-out', async () => {
+      cognito.givenSession(sessionUser(['user']));
+      const app = renderApp('/dashboard/metrics');
+      await screen.findByRole('heading', { level: 1, name: 'Metrics & Analytics' });
+      const read = deferred<Response>();
+      const signOut = deferred<Response>();
+      api.set('GET /v1/measurements', () => read.promise);
+      api.set('POST /v1/users/me/sign-out', () => signOut.promise);
+      void app.queryClient.invalidateQueries();
+      await waitFor(() => expect(api.callsTo('GET', '/v1/measurements').length).toBeGreaterThan(1));
+      await app.user.click(screen.getByRole('button', { name: 'Sign Out' }));
+      await waitFor(() => expect(api.callsTo('POST', '/v1/users/me/sign-out')).toHaveLength(1));
+      // The server ends the session, and the read sent with it is refused before the sign-out answers.
+      await act(async () => {
+        read.resolve(failure(401, 'Unauthorized'));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      });
+      signOut.resolve(new Response(null, { status: 204 }));
+      expect(await screen.findByRole('button', { name: MESSAGES.signInWithPasskey })).toBeInTheDocument();
+      expect(screen.queryByText(ENDED)).not.toBeInTheDocument();
+      expect(app.location().pathname).toBe('/signin');
+    });
+
+    it('says nothing of it after a sign-out of their own, or once signed in again', async () => {
+      const app = await refusedOnMetrics();
+      await signInAs(app, sessionUser(['user']));
+      await app.user.click(screen.getByRole('button', { name: 'Sign Out' }));
+      await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+      expect(screen.getByRole('button', { name: MESSAGES.signInWithPasskey })).toBeInTheDocument();
+      expect(screen.queryByText(ENDED)).not.toBeInTheDocument();
+    });
   });
 });

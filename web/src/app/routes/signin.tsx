@@ -5,6 +5,7 @@ import { SignInHostContext, SignInPage, type SignInHost } from '../../features/a
 import { useAuth } from '../../lib/auth/auth-provider';
 import { preloadAuthSignIn } from '../../lib/auth/load-auth';
 import { afterSignIn } from '../../lib/auth/return-to';
+import { sessionEndedNotice } from '../../lib/auth/session-ended';
 import { preloadDashboard } from '../route-modules';
 
 /** Intent to sign in: Amplify's sign-in calls, then the dashboard's chunks, fetched ahead. */
@@ -33,6 +34,7 @@ export function SignInRoute() {
       navigate: (path, { replace }) =>
         navigate(path === paths.dashboard ? afterSignIn(signedIn.current) : path, { replace }),
       preloadSignIn,
+      notice: sessionEndedNotice(),
     }),
     [completePasskeySignIn, navigate],
   );

@@ -21,6 +21,8 @@ export interface SignInHost {
   preloadSignIn?: () => void;
   /** What the host fetches ahead when the person shows intent to activate. */
   preloadActivation?: () => void;
+  /** Why the page is shown, when the session ended without the person signing out. */
+  notice?: string;
 }
 
 export const SignInHostContext = createContext<SignInHost | null>(null);
@@ -38,7 +40,7 @@ const NO_HOST: SignInHost = { completePasskeySignIn: missingHost, navigate: miss
  * the public entry's (app/public-entry.tsx).
  */
 export function SignInPage() {
-  const { completePasskeySignIn, navigate, preloadSignIn, preloadActivation } =
+  const { completePasskeySignIn, navigate, preloadSignIn, preloadActivation, notice } =
     use(SignInHostContext) ?? NO_HOST;
   const signIn = useSignInWithPasskey(completePasskeySignIn);
 
@@ -56,7 +58,11 @@ export function SignInPage() {
       title="Welcome back"
       subtitle="Sign in with the passkey on this device: your fingerprint, face or screen lock. No password needed."
     >
-      {signIn.isError && <Alert tone="error">{errorMessage(signIn.error, MESSAGES.signInFailed)}</Alert>}
+      {signIn.isError ? (
+        <Alert tone="error">{errorMessage(signIn.error, MESSAGES.signInFailed)}</Alert>
+      ) : (
+        notice && <Alert tone="info">{notice}</Alert>
+      )}
       <button
         type="button"
         className="button button--primary button--large button--block"

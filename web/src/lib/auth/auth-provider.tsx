@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { endServerSession } from './end-session';
 import { loadAuth, signInWithProof } from './load-auth';
 import { getWebConfig } from '../../config/web-config';
-import { onSessionEnded } from './session-ended';
+import { noteSessionEnded, onSessionEnded } from './session-ended';
 import { hasStoredSession } from './stored-session';
 import type { PasskeyProof, SessionUser } from './session-user';
 
@@ -29,6 +29,23 @@ const SIGNED_OUT: AuthState = { status: 'signed-out', user: null };
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [state, setState] = useState<AuthState>({ status: 'loading', user: null });
+  /** Who is signed in, for a session that ends under them; undefined while signing out on purpose. */
+  const signedInAs = state.status === 'signed-in' ? state.user.userId : undefined;
+  const signedInUser = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    signedInUser.current = signedInAs;
+  }, [signedInAs]);
+
+  /**
+   * The session ended without the person signing out: /signin says so, and the same person's next
+   * sign-in comes back to the page they were on (`RequireAuth`; docs/decisions/048-sessions-that-end.md).
+   */
+  const endedUnderThem = useCallback(() => {
+    const userId = signedInUser.current;
+    if (userId === undefined) return;
+    signedInUser.current = undefined;
+    noteSessionEnded(userId);
+  }, []);
 
   // SPEC section 4: the state is read at app start from the stored session. Amplify loads here
   // (docs/decisions/056-signin-weight.md); should it fail to load, nobody is signed in.
@@ -52,6 +69,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       (auth) => {
         if (!active) return;
         unsubscribe = auth.onSessionRevoked(() => {
+          endedUnderThem();
           queryClient.clear();
           setState(SIGNED_OUT);
         });
@@ -62,12 +80,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       active = false;
       unsubscribe?.();
     };
-  }, [queryClient]);
+  }, [queryClient, endedUnderThem]);
 
   // Amplify's cookies are shared by every tab: another tab may have signed out, or signed someone
   // else in. When this tab is seen again, the stored session must still be its person's; otherwise
   // their screen and cached data go (Amplify's own sign-out would end the other tab's session too).
-  const signedInAs = state.status === 'signed-in' ? state.user.userId : undefined;
   useEffect(() => {
     if (!signedInAs) return;
     let active = true;
@@ -82,6 +99,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
             // refresh that could not be made), which the refresh's own failure handling decides on.
             if (!user && hasStoredSession(getWebConfig().userPoolClientId, document.cookie)) return;
             active = false;
+            endedUnderThem();
             queryClient.clear();
             setState(SIGNED_OUT);
           },
@@ -95,7 +113,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       document.removeEventListener('visibilitychange', recheck);
       window.removeEventListener('focus', recheck);
     };
-  }, [signedInAs, queryClient]);
+  }, [signedInAs, queryClient, endedUnderThem]);
 
   const completePasskeySignIn = useCallback(
     async (proof: PasskeyProof) => {
@@ -117,6 +135,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const signOut = useCallback(async () => {
+    // On purpose: a 401 meanwhile (a read the server sign-out refused) is not a session that ended.
+    signedInUser.current = undefined;
     // The id token stays valid for minutes: the API must refuse it before the tokens are dropped.
     await endServerSession();
     try {
@@ -129,7 +149,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [queryClient]);
 
   // The API refused the session (disabled, deleted, reset, roles changed): sign out for real.
-  useEffect(() => onSessionEnded(() => void signOut()), [signOut]);
+  useEffect(
+    () =>
+      onSessionEnded(() => {
+        endedUnderThem();
+        void signOut();
+      }),
+    [signOut, endedUnderThem],
+  );
 
   const value = useMemo(
     () => ({ state, completePasskeySignIn, signOut }),
