@@ -32,7 +32,7 @@ const SENT = Symbol('sent');
 export const mayHaveReachedServer = (error: unknown): boolean =>
   (error instanceof ApiError && error.message !== MESSAGES.noIdToken) ||
   error instanceof UnexpectedResponseError ||
-  (error instanceof Error && SENT in error);
+  (typeof error === 'object' && error !== null && SENT in error);
 
 /**
  * A mutation's `onSettled` reading again what its change may have altered: after it is done, or after a
@@ -43,6 +43,43 @@ export const readAgainIfSent = <Read>(error: unknown, read: () => Read): Read | 
   error === null || mayHaveReachedServer(error) ? read() : undefined;
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * API Gateway gives up on a Lambda after 29 s (its 504), so an answer not begun after 30 s is not
+ * coming: a half-open connection would otherwise hold a dialog on 'Saving...' until the page is
+ * reloaded, what was typed lost with it (docs/decisions/023-retry-only-retryable-failures.md).
+ */
+export const ANSWER_TIMEOUT_MS = 30_000;
+
+/**
+ * `fetch`, given up with a 'TimeoutError' (`isNetworkFailure`, so retried once and worded by the
+ * screen) when its answer has not begun within `ANSWER_TIMEOUT_MS`, or when `signal` aborts. The
+ * body is read without the limit (an export may take longer to arrive). A rejection keeps its type
+ * and wording, which the screens go by, and is marked as sent: it may have reached the server.
+ */
+export const fetchAnswer = async (
+  url: string,
+  init: RequestInit,
+  signal?: AbortSignal,
+): Promise<Response> => {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The server did not answer in time.', 'TimeoutError')),
+    ANSWER_TIMEOUT_MS,
+  );
+  const follow = () => controller.abort(signal?.reason);
+  if (signal?.aborted) follow();
+  signal?.addEventListener('abort', follow);
+  try {
+    return await fetch(url, { ...init, signal: controller.signal });
+  } catch (error) {
+    if (typeof error === 'object' && error !== null) Object.defineProperty(error, SENT, { value: true });
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', follow);
+  }
+};
 
 interface RequestOptions<Output> {
   method?: Method;
@@ -118,16 +155,11 @@ export async function apiRequest<Output>(
     }
     headers.Authorization = `Bearer ${token}`;
   }
-  const response = await fetch(`${getWebConfig().apiBaseUrl}${path}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    ...(signal ? { signal } : {}),
-  }).catch((error: unknown) => {
-    // The same error (its type and wording are what the screens go by), marked as sent.
-    if (error instanceof Error) Object.defineProperty(error, SENT, { value: true });
-    throw error;
-  });
+  const response = await fetchAnswer(
+    `${getWebConfig().apiBaseUrl}${path}`,
+    { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) },
+    signal,
+  );
   if (!response.ok) {
     const { message, fields } = await failureOf(response);
     // The session check refused the token: the session is over (not a passkey route's re-sign-in).

@@ -5,7 +5,7 @@
  */
 import { MESSAGES } from '../../../shared/messages';
 import { getWebConfig } from '../config/web-config';
-import { endsSession, errorText } from './api-client';
+import { endsSession, errorText, fetchAnswer } from './api-client';
 import { ApiError } from './api-error';
 import { loadAuth } from './auth/load-auth';
 import { reportSessionEnded } from './auth/session-ended';
@@ -60,7 +60,7 @@ export const downloadFromApi = async (path: string, fallbackName: string): Promi
     reportSessionEnded();
     throw new ApiError(401, MESSAGES.noIdToken);
   }
-  const response = await fetch(`${getWebConfig().apiBaseUrl}${path}`, {
+  const response = await fetchAnswer(`${getWebConfig().apiBaseUrl}${path}`, {
     headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
   });
   if (!response.ok) {

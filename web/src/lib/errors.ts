@@ -1,11 +1,16 @@
 /**
- * A request that never reached the server: fetch rejects with a TypeError (worded by each browser:
- * 'Failed to fetch', 'Load failed'), and Amplify's token refresh throws its own `NetworkError`. Here,
+ * A request that failed on the way: fetch rejects with a TypeError (worded by each browser: 'Failed
+ * to fetch', 'Load failed'), Amplify's token refresh throws its own `NetworkError`, and a request whose
+ * answer did not begin in time is given up with a 'TimeoutError' (`fetchAnswer`). Here,
  * without imports, because /signin carries this module and nothing of the API client
  * (docs/decisions/022-signin-bundle-budget.md).
  */
-export const isNetworkFailure = (error: unknown): boolean =>
-  error instanceof TypeError || (error instanceof Error && error.name === 'NetworkError');
+export const isNetworkFailure = (error: unknown): boolean => {
+  if (error instanceof TypeError) return true;
+  // By name: a DOMException is not an Error in every environment.
+  const name = typeof error === 'object' && error !== null && 'name' in error ? error.name : undefined;
+  return name === 'NetworkError' || name === 'TimeoutError';
+};
 
 /**
  * The text to show for a failure: the error's own message (an answer of the API, a passkey failure,

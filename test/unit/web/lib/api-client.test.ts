@@ -1,15 +1,17 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ACCOUNT_MESSAGES } from '../../../../shared/account';
 import { API_MESSAGES, GATEWAY_MESSAGES, MESSAGES } from '../../../../shared/messages';
 import { onSessionEnded } from '../../../../web/src/lib/auth/session-ended';
 import {
+  ANSWER_TIMEOUT_MS,
   apiRequest,
   mayHaveReachedServer,
   UnexpectedResponseError,
   validateRequest,
 } from '../../../../web/src/lib/api-client';
 import { ApiError, isRetryableError } from '../../../../web/src/lib/api-error';
+import { errorMessage, isNetworkFailure } from '../../../../web/src/lib/errors';
 import * as cognito from '../support/cognito-mock';
 import { fakeApi, json } from '../support/fake-api';
 
@@ -151,6 +153,64 @@ describe('apiRequest', () => {
   it('rejects an answer that does not match the schema', async () => {
     fakeApi({ 'GET /x': { id: 42 } });
     await expect(apiRequest('/x', { schema: itemSchema })).rejects.toBeInstanceOf(UnexpectedResponseError);
+  });
+});
+
+describe('an answer that does not come', () => {
+  /** A fetch that never answers, and rejects as browsers do when its signal aborts. */
+  const stalled = () =>
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        (_url: string, init?: RequestInit) =>
+          new Promise<Response>((_resolve, reject) => {
+            // As browsers do: the signal's reason (a DOMException, or what the caller aborted with).
+            const stop = () => reject(init?.signal?.reason as Error);
+            if (init?.signal?.aborted) stop();
+            init?.signal?.addEventListener('abort', stop);
+          }),
+      ),
+    );
+
+  beforeEach(() => {
+    cognito.getIdToken.mockResolvedValue('id-token-1');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is given up after 30 s (API Gateway gives up at 29), as a sent, retryable network failure', async () => {
+    stalled();
+    const request = apiRequest('/v1/measurements', { method: 'POST', body: {}, schema: itemSchema });
+    const failed = expect(request).rejects.toMatchObject({ name: 'TimeoutError' });
+    await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS - 1);
+    expect(vi.mocked(fetch).mock.calls[0]?.[1]?.signal?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await failed;
+    const error: unknown = await request.catch((caught: unknown) => caught);
+    expect(ANSWER_TIMEOUT_MS).toBe(30_000);
+    expect(isNetworkFailure(error)).toBe(true);
+    expect(isRetryableError(error)).toBe(true);
+    expect(mayHaveReachedServer(error)).toBe(true);
+    // Worded by the screen, not by the browser.
+    expect(errorMessage(error, 'Could not save the entry. Please try again.')).toBe(
+      'Could not save the entry. Please try again.',
+    );
+  });
+
+  it('leaves an answer that began in time alone, and still stops when its caller aborts', async () => {
+    fakeApi({ 'GET /v1/things': { id: 'a' } });
+    await expect(apiRequest('/v1/things', { schema: itemSchema })).resolves.toEqual({ id: 'a' });
+    await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS * 2);
+    expect(vi.mocked(fetch).mock.calls[0]?.[1]?.signal?.aborted).toBe(false);
+
+    stalled();
+    const caller = new AbortController();
+    const request = apiRequest('/v1/things', { schema: itemSchema, signal: caller.signal });
+    const failed = expect(request).rejects.toThrow('stopped');
+    caller.abort(new Error('stopped'));
+    await failed;
   });
 });
 
