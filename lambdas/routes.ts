@@ -259,6 +259,8 @@ const LIFECYCLE_ROUTES = (): RouteDefinition[] => [
     entry: 'lambdas/api/admin/resend-invitation.ts',
     tables: {
       invitations: [{ actions: ['UpdateItem', 'GetItem'] }],
+      // The resend commits only while the acting admin is still an active admin.
+      accounts: [{ actions: ['ConditionCheckItem'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
     cognitoActions: [],
@@ -381,7 +383,12 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     path: '/v1/users/me',
     auth: 'user',
     entry: 'lambdas/api/users/update-me.ts',
-    tables: { profiles: [{ actions: ['GetItem', 'UpdateItem'] }] },
+    // The update commits only while the caller's session still passes the session check; then the
+    // profile is read back.
+    tables: {
+      profiles: [{ actions: ['GetItem', 'UpdateItem'] }],
+      accounts: [{ actions: ['ConditionCheckItem'] }],
+    },
     cognitoActions: [],
   },
   {
@@ -417,8 +424,9 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     tables: {
       invitations: [{ actions: ['GetItem', 'PutItem'] }],
       profiles: [{ actions: ['BatchGetItem'] }],
-      // The pending count goes up in the invitation's transaction.
-      accounts: [DIRECTORY_COUNTS],
+      // The pending count goes up in the invitation's transaction, which commits only while the acting
+      // admin is still an active admin.
+      accounts: [DIRECTORY_COUNTS, { actions: ['ConditionCheckItem'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
     cognitoActions: ['ListUsers'],
@@ -432,8 +440,9 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     // Deletes a pending invitation; reads it to tell "not found" from "activated".
     tables: {
       invitations: [{ actions: ['DeleteItem', 'GetItem'] }],
-      // The pending count goes down in the delete's transaction.
-      accounts: [DIRECTORY_COUNTS],
+      // The pending count goes down in the delete's transaction, which commits only while the acting
+      // admin is still an active admin.
+      accounts: [DIRECTORY_COUNTS, { actions: ['ConditionCheckItem'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
     // Removes the user a never-completed activation reserved, so the email can be invited again.
@@ -591,6 +600,8 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     entry: 'lambdas/api/admin/unassign-coach.ts',
     tables: {
       coaching: [{ actions: ['GetItem', 'UpdateItem'], keys: ['client#*'] }],
+      // The unassignment commits only while the acting admin is still an active admin.
+      accounts: [{ actions: ['ConditionCheckItem'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },
     // Tells "no coach" (204) from "nobody" (404).

@@ -33,4 +33,5 @@ export const ACCOUNT_MESSAGES = {
   resetDisabled: 'Enable this person before resetting their access.',
   // An erase cannot be undone: what it removed (passkeys, sign-in, records) is gone (ADR 044).
   beingDeleted: 'This account is being deleted and cannot be enabled.',
+  beingDeletedRoles: 'This account is being deleted and its roles cannot be changed.',
 } as const;

@@ -25,7 +25,7 @@ import {
   type AccountStatus,
 } from './repositories/accounts';
 import { countsUpdateItem, statusDelta } from './repositories/directory';
-import { conditionFailedAt, transactWrite } from './transactions';
+import { conditionFailedAt, transactWrite, type CommitChecks } from './transactions';
 
 /**
  * The account an admin action names, or 404. Only a user id can name one: the accounts table also
@@ -36,6 +36,17 @@ export const targetAccount = async (userId: string | undefined): Promise<Account
   if (!account) throw new NotFound(ACCOUNT_MESSAGES.userNotFound);
   return account;
 };
+
+/**
+ * What an admin's write that changes no account commits under (an unassignment, an invitation created,
+ * resent or deleted): the acting admin still an active admin, in the write's own transaction, as
+ * `commitAdminChange` checks it; else 403. An admin disabled or demoted after the session check
+ * changes nothing.
+ */
+export const whileStillAdmin = (actorId: string): CommitChecks => ({
+  checks: [activeAdminCheckItem(actorId)],
+  refused: () => new Forbidden(API_MESSAGES.forbidden),
+});
 
 export const commitAdminChange = async (change: {
   readonly actorId: string;

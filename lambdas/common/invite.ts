@@ -19,6 +19,7 @@ import {
   invitationExpiryFromNow,
   type InvitationRecord,
 } from './repositories/invitations';
+import type { CommitChecks } from './transactions';
 
 /** ListUsers' `Filter` is at most 256 characters. */
 const LIST_FILTER_MAX = 256;
@@ -91,6 +92,11 @@ export interface InviteInput {
   readonly createdBy: string;
   /** The create's Idempotency-Key, when it came with one (docs/decisions/061-idempotent-creates.md). */
   readonly requestKey?: string;
+  /**
+   * What the invitation commits under: an admin's, that they are still an active admin
+   * (`whileStillAdmin`); the operator's, nothing.
+   */
+  readonly onlyIf?: CommitChecks;
 }
 
 export const invite = async ({
@@ -98,6 +104,7 @@ export const invite = async ({
   roles,
   createdBy,
   requestKey,
+  onlyIf,
 }: InviteInput): Promise<InvitationRecord> => {
   const wanted = [...new Set(roles ?? DEFAULT_INVITATION_ROLES)];
   /** The pending invitation this very create made, sent again after its answer was lost. */
@@ -130,7 +137,7 @@ export const invite = async ({
     expiresAt: invitationExpiryFromNow(),
     ...(requestKey !== undefined && { requestKey }),
   };
-  if (await createInvitation(invitation)) return invitation;
+  if (await createInvitation(invitation, onlyIf)) return invitation;
   // Made meanwhile: by this create's first try, which its retry overtook, or by someone else.
   const made = await getInvitation(email);
   if (made && madeByThisCreate(made)) return answerAgain(made);

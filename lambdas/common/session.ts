@@ -18,6 +18,7 @@ import {
 import { Unauthorized } from './errors';
 import type { Caller } from './http';
 import type { TransactItem } from './aws';
+import type { CommitChecks } from './transactions';
 import { getAccountGate, isSignedOut, sessionCheckItem, type WritingSession } from './repositories/accounts';
 
 export interface SessionClaims {
@@ -71,7 +72,7 @@ export const callerSessionCheckItem = (caller: Caller): TransactItem =>
  * export): its event commits only while the caller's session still passes the session check, else
  * 401 and nothing is shown, as for any write made for the session.
  */
-export const whileSessionHolds = (caller: Caller) => ({
+export const whileSessionHolds = (caller: Caller): CommitChecks => ({
   checks: [callerSessionCheckItem(caller)],
   refused: () => new Unauthorized(),
 });

@@ -1,7 +1,7 @@
 /** DynamoDB transactions that may meet another one on a shared item. */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ddb } from './aws';
+import { ddb, type TransactItem } from './aws';
 import { countsOnAnotherShard } from './repositories/directory';
 
 /** Why each item of a cancelled transaction failed (`None` for one that did not); none for another error. */
@@ -51,15 +51,34 @@ export const transactWrite = async (input: TransactWriteCommandInput): Promise<v
 };
 
 /**
- * Commits a transaction whose conditions say whether it may happen: false when it was cancelled
- * (a condition failed, or it kept colliding), true when it was committed.
+ * Conditions a write commits under, as items of its own transaction (the acting admin still an active
+ * admin, the caller's session still passing the session check), and what the request answers instead
+ * when one of them no longer holds.
  */
-export const transactIf = async (input: TransactWriteCommandInput): Promise<boolean> => {
+export interface CommitChecks {
+  readonly checks: readonly TransactItem[];
+  readonly refused: () => Error;
+}
+
+/**
+ * Commits a transaction whose conditions say whether it may happen: false when it was cancelled
+ * (a condition failed, or it kept colliding), true when it was committed. With `onlyIf`, its checks
+ * commit first in the same transaction, and one that failed is the request's refusal
+ * (`onlyIf.refused()`), never a false that the caller would read as its own condition failing.
+ */
+export const transactIf = async (
+  input: TransactWriteCommandInput,
+  onlyIf?: CommitChecks,
+): Promise<boolean> => {
+  const checks = onlyIf?.checks ?? [];
   try {
-    await transactWrite(input);
+    await transactWrite(
+      checks.length > 0 ? { ...input, TransactItems: [...checks, ...(input.TransactItems ?? [])] } : input,
+    );
     return true;
   } catch (error) {
-    if (error instanceof TransactionCanceledException) return false;
-    throw error;
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    if (onlyIf && checks.some((_, index) => conditionFailedAt(error, index))) throw onlyIf.refused();
+    return false;
   }
 };

@@ -1689,6 +1689,74 @@ describe('invitations: expiry and resend (SPEC-2 section 3.3)', () => {
     expect(users.Users ?? []).toEqual([]);
     expect((await invite(email)).status).toBe(201);
   });
+
+  describe('by an admin disabled while the request was under way', () => {
+    /**
+     * `request`, sent by a new admin of the test's own, is held at its transaction (the first that
+     * mentions `marker`) while the first admin disables them: refused with 403.
+     */
+    const refusedOnceDisabled = async (
+      name: string,
+      marker: string,
+      request: (idToken: string) => Promise<{ status: number; body: unknown }>,
+    ) => {
+      const acting = await activatedPerson(`admin.${name}@example.com`, ['admins']);
+      const race = await interleave('TransactWriteItemsCommand', marker, async () => {
+        const disabled = await api('POST', `/internal/v1/admin/users/${acting.userId}/disable`, token.admin);
+        expect(disabled.status).toBe(200);
+      });
+      try {
+        expect(await request(acting.idToken ?? '')).toMatchObject({
+          status: 403,
+          body: { message: API_MESSAGES.forbidden },
+        });
+      } finally {
+        race.remove();
+      }
+      expect(race.fired()).toBe(true);
+      return acting.userId;
+    };
+    const invitationEventsBy = async (actorId: string) =>
+      (await world.scan('auditEvents')).filter(
+        (event) => event.actorId === actorId && String(event.type).startsWith('invitation.'),
+      );
+
+    it('deletes no invitation (403): it stays pending and counted, with no event', async () => {
+      const email = 'kept-from-deletion@example.com';
+      const created = await invite(email);
+      const before = { invitation: await listed(email), pending: await pendingCount() };
+      const acting = await refusedOnceDisabled('deleting', 'invitation.deleted', (idToken) =>
+        api('DELETE', `/internal/v1/admin/invitations/${encodeURIComponent(email)}`, idToken),
+      );
+      expect(await listed(email)).toEqual(before.invitation);
+      expect(await pendingCount()).toBe(before.pending);
+      expect((await check(email, created.body.activationCode)).body).toMatchObject({ valid: true });
+      expect(await invitationEventsBy(acting)).toEqual([]);
+    });
+
+    it('resends no invitation (403): the code and its issuer stay, with no event', async () => {
+      const email = 'kept-from-resend@example.com';
+      const created = await invite(email);
+      const before = await listed(email);
+      const acting = await refusedOnceDisabled('resending', 'invitation.resent', (idToken) =>
+        api('POST', `/internal/v1/admin/invitations/${encodeURIComponent(email)}/resend`, idToken),
+      );
+      expect(await listed(email)).toEqual(before);
+      expect((await check(email, created.body.activationCode)).body).toMatchObject({ valid: true });
+      expect(await invitationEventsBy(acting)).toEqual([]);
+    });
+
+    it('creates no invitation (403): none listed or counted, with no event', async () => {
+      const email = 'never-invited@example.com';
+      const pending = await pendingCount();
+      const acting = await refusedOnceDisabled('inviting', email, (idToken) =>
+        api('POST', '/internal/v1/admin/invitations', idToken, { email }),
+      );
+      expect(await listed(email)).toBeUndefined();
+      expect(await pendingCount()).toBe(pending);
+      expect(await invitationEventsBy(acting)).toEqual([]);
+    });
+  });
 });
 
 describe("the person's own rights (SPEC-2 section 3.4)", () => {

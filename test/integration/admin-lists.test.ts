@@ -615,6 +615,35 @@ describe("an admin's Delete on an account being deleted", () => {
   });
 });
 
+describe('a role change on an account being deleted', () => {
+  it('is refused as an enable is (409), and changes nothing: the account, its events and the counts stay', async () => {
+    const person = await activate(nextEmail('roles-erased'));
+    // Cut at its last step: the Cognito user is gone, the account item is still there, marked.
+    const gone = await cutShort(atLastStep(person.userId), () =>
+      api('DELETE', `/internal/v1/admin/users/${person.userId}`),
+    );
+    expect(gone.status).toBe(500);
+    const accountOf = async () =>
+      (await world.scan('accounts')).find((item) => item.userId === person.userId);
+    const eventsAbout = async () =>
+      (await world.scan('auditEvents')).filter((item) => item.subjectId === person.userId);
+    const before = { account: await accountOf(), events: await eventsAbout(), counts: await counts() };
+    expect(before.account).toMatchObject({ status: 'disabled', erasing: { by: world.admin.userId } });
+
+    const enable = await api('POST', `/internal/v1/admin/users/${person.userId}/enable`);
+    expect(enable).toMatchObject({ status: 409, body: { message: ACCOUNT_MESSAGES.beingDeleted } });
+    const roles = await api('PUT', `/internal/v1/admin/users/${person.userId}/roles`, { roles: ['coaches'] });
+    expect(roles).toMatchObject({ status: 409, body: { message: ACCOUNT_MESSAGES.beingDeletedRoles } });
+    expect(await accountOf()).toEqual(before.account);
+    expect(await eventsAbout()).toEqual(before.events);
+    expect(await counts()).toEqual(before.counts);
+
+    // The admin's Delete finishes it, as it would have without the role change.
+    expect((await api('DELETE', `/internal/v1/admin/users/${person.userId}`)).status).toBe(204);
+    expect(await accountOf()).toBeUndefined();
+  });
+});
+
 describe('an erase cut short, run again after the email was invited anew', () => {
   it("leaves the new invitation and its count alone: only the erased person's items go", async () => {
     const email = nextEmail('rerun');

@@ -1186,6 +1186,31 @@ describe('an access that ends while a request is under way', () => {
     expect(await eventsBy(admin2.userId, 'coach.assigned')).toEqual([]);
   });
 
+  it('refuses an unassignment whose admin was disabled after the session check (403), and unassigns nothing', async () => {
+    const admin3 = await newPerson('admin.unassigning@example.com', ['admins']);
+    const { client, coach } = await newCoaching('kept-by-refusal');
+    const before = await coachingItems();
+    // Admin 3's unassignment has read the client's coach; the first admin disables admin 3 before it commits.
+    const race = await interleave('TransactWriteItemsCommand', 'coach.unassigned', async () => {
+      expect((await disable(admin3)).status).toBe(200);
+    });
+    try {
+      expect(await call(admin3, 'DELETE', `/internal/v1/admin/users/${client.userId}/coach`)).toMatchObject({
+        status: 403,
+        body: { message: API_MESSAGES.forbidden },
+      });
+    } finally {
+      race.remove();
+    }
+    expect(race.fired()).toBe(true);
+    expect(await coachingItems()).toEqual(before);
+    expect(await call(client, 'GET', '/v1/users/me/coach')).toMatchObject({
+      status: 200,
+      body: { coach: { userId: coach.userId } },
+    });
+    expect(await eventsBy(admin3.userId, 'coach.unassigned')).toEqual([]);
+  });
+
   it('lets an admin who coaches too take a client, and a client who is an admin too be given a coach', async () => {
     const coachingAdmin = await newPerson('admin.coach@example.com', ['admins', 'coaches']);
     const client = await newPerson('client.of-admin@example.com', ['users']);

@@ -18,6 +18,7 @@ import {
 } from '../../shared/session-policy';
 import { LOCAL_CLIENT_ID } from '../../infra/local/stack';
 import { startPeople, type People } from '../fixtures/health-people';
+import { interleave } from '../fixtures/interleave';
 import type { SoftwareAuthenticator } from '../fixtures/software-authenticator';
 
 type Key = 'client' | 'roamer';
@@ -103,6 +104,33 @@ describe('signing out one session', () => {
     expect(entries).toContain(`${String(claims['origin_jti'])} ${until}`);
     // Nothing of the token itself is kept.
     expect(JSON.stringify(entries)).not.toContain(session.idToken.split('.')[2] ?? '');
+  });
+
+  it('keeps the profile as it was when its update was under way as the session was signed out (401)', async () => {
+    const { authenticator, userId, email } = world.people.client;
+    const leaving = await signIn(authenticator);
+    const profileOf = async () => (await world.scan('profiles')).find((item) => item['userId'] === userId);
+    const before = await profileOf();
+    // The update passed the session check and reads the profile (the email is sent, as onboarding
+    // sends it) when this session is signed out; its write comes after.
+    const race = await interleave(
+      'GetItemCommand',
+      `"TableName":"${world.stack.tables.profiles}","Key":{"userId":"${userId}"}`,
+      async () => {
+        expect((await signOut(leaving.idToken)).status).toBe(204);
+      },
+    );
+    try {
+      const updated = await world.http.request('PUT', '/v1/users/me', {
+        token: leaving.idToken,
+        json: { email, preferredName: 'Mallory' },
+      });
+      expect(race.fired()).toBe(true);
+      expect(updated).toMatchObject(refused);
+    } finally {
+      race.remove();
+    }
+    expect(await profileOf()).toEqual(before);
   });
 
   it('refuses a sign-out body it does not know, and changes nothing', async () => {

@@ -9,6 +9,8 @@
  * unless the person is a client both before and after the change, they keep no coach, and unless
  * they are a coach both before and after, they keep no client. Each unassignment is a
  * `coach.unassigned` event with the reason code `roles-changed` (docs/decisions/042-coaching-and-audit.md).
+ * An account whose erase began is not changed (409), as it is not enabled: the erase is finished,
+ * never undone.
  */
 import { ACCOUNT_MESSAGES, changeRolesRequestSchema } from '../../../shared/account';
 import type { RoleGroup } from '../../../shared/constants';
@@ -24,6 +26,9 @@ export const handler = httpHandler(
   { auth: 'admin', body: changeRolesRequestSchema },
   async ({ body, caller, pathParameters, event }) => {
     const target = await targetAccount(pathParameters.userId);
+    // As enable-user: part of the account may be gone (its Cognito user, which the groups would follow).
+    // An erase that begins after this read moves `updatedAt`, so the guarded commit below refuses it.
+    if (target.erasing) throw new Conflict(ACCOUNT_MESSAGES.beingDeletedRoles);
     const roles = canonicalRoles(body.roles);
     if (target.userId === caller.sub && !roles.includes('admins'))
       throw new Conflict(ACCOUNT_MESSAGES.ownAdminRole);

@@ -7,7 +7,7 @@ import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-
 import { NOTES_SHOWN, OUT_OF_TARGET_WINDOW_DAYS, type CoachNote } from '../../../shared/coaching';
 import { FUTURE_TOLERANCE_MS } from '../../../shared/health';
 import { ddb, type TransactItem } from '../aws';
-import { conditionFailedAt, transactIf, transactWrite } from '../transactions';
+import { conditionFailedAt, transactIf, transactWrite, type CommitChecks } from '../transactions';
 import { batchGetAll } from '../batch-get';
 import { queryAttributes } from '../batch-write';
 import { tableName } from '../env';
@@ -198,12 +198,17 @@ export const noCoachCheckItem = (clientId: string): TransactItem => ({
   },
 });
 
-/** Removes the client's coach, committed with its audit event; false when there was none (or it changed). */
+/**
+ * Removes the client's coach, committed with its audit event; false when there was none (or it changed).
+ * With `onlyIf` (an admin's unassignment: `whileStillAdmin`), only while those checks hold, else their
+ * refusal.
+ */
 export const unassignCoach = async (
   clientId: string,
   coachId: string,
   audit: TransactItem,
-): Promise<boolean> => transactIf({ TransactItems: [unassignItem(clientId, coachId), audit] });
+  onlyIf?: CommitChecks,
+): Promise<boolean> => transactIf({ TransactItems: [unassignItem(clientId, coachId), audit] }, onlyIf);
 
 /** The coach of each of these people who has one (the admin user list). */
 export const getCoachIds = async (userIds: readonly string[]): Promise<Map<string, string>> => {

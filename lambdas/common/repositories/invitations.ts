@@ -5,7 +5,7 @@ import { INVITATION_TTL_SECONDS } from '../../../shared/account';
 import type { RoleGroup } from '../../../shared/constants';
 import { ddb, type TransactItem } from '../aws';
 import { tableName } from '../env';
-import { transactIf } from '../transactions';
+import { transactIf, type CommitChecks } from '../transactions';
 import { countsUpdateItem, invitationDirectoryAttributes } from './directory';
 
 const table = () => tableName('invitations');
@@ -55,21 +55,28 @@ export const invitationItem = (invitation: InvitationRecord): Record<string, unk
 
 /**
  * Creates the invitation unless one exists for the email, listed in the directory and counted as
- * pending in the same transaction; answers false when one did.
+ * pending in the same transaction; answers false when one did. With `onlyIf` (an admin's invitation:
+ * `whileStillAdmin`), only while those checks hold, else their refusal.
  */
-export const createInvitation = async (invitation: InvitationRecord): Promise<boolean> =>
-  transactIf({
-    TransactItems: [
-      {
-        Put: {
-          TableName: table(),
-          Item: invitationItem(invitation),
-          ConditionExpression: 'attribute_not_exists(email)',
+export const createInvitation = async (
+  invitation: InvitationRecord,
+  onlyIf?: CommitChecks,
+): Promise<boolean> =>
+  transactIf(
+    {
+      TransactItems: [
+        {
+          Put: {
+            TableName: table(),
+            Item: invitationItem(invitation),
+            ConditionExpression: 'attribute_not_exists(email)',
+          },
         },
-      },
-      ...countsUpdateItem({ pendingInvitations: 1 }),
-    ],
-  });
+        ...countsUpdateItem({ pendingInvitations: 1 }),
+      ],
+    },
+    onlyIf,
+  );
 
 /**
  * Reserves the opaque Cognito username of this invitation, once: the first activation attempt's
@@ -131,13 +138,15 @@ export type ResendOutcome =
 /**
  * Gives a pending (or expired) invitation a new code and a new expiry, with `also` (its audit event) in
  * the same transaction; the old code stops working at once. Answers the updated invitation, or why
- * there was none to resend.
+ * there was none to resend. With `onlyIf` (an admin's resend: `whileStillAdmin`), only while those
+ * checks hold, else their refusal.
  */
 export const resendInvitation = async (
   email: string,
   activationCode: string,
   resentBy: string,
   also: readonly TransactItem[] = [],
+  onlyIf?: CommitChecks,
 ): Promise<ResendOutcome> => {
   const invitation = await getInvitation(email);
   if (!invitation) return { outcome: 'not-found' };
@@ -148,27 +157,30 @@ export const resendInvitation = async (
     resentBy,
     resentAt: new Date().toISOString(),
   };
-  const committed = await transactIf({
-    TransactItems: [
-      {
-        Update: {
-          TableName: table(),
-          Key: { email },
-          UpdateExpression:
-            'SET activationCode = :code, expiresAt = :expiresAt, resentBy = :resentBy, resentAt = :resentAt',
-          ConditionExpression: 'attribute_exists(email) AND codeUsed = :false',
-          ExpressionAttributeValues: {
-            ':code': resent.activationCode,
-            ':expiresAt': resent.expiresAt,
-            ':resentBy': resent.resentBy,
-            ':resentAt': resent.resentAt,
-            ':false': false,
+  const committed = await transactIf(
+    {
+      TransactItems: [
+        {
+          Update: {
+            TableName: table(),
+            Key: { email },
+            UpdateExpression:
+              'SET activationCode = :code, expiresAt = :expiresAt, resentBy = :resentBy, resentAt = :resentAt',
+            ConditionExpression: 'attribute_exists(email) AND codeUsed = :false',
+            ExpressionAttributeValues: {
+              ':code': resent.activationCode,
+              ':expiresAt': resent.expiresAt,
+              ':resentBy': resent.resentBy,
+              ':resentAt': resent.resentAt,
+              ':false': false,
+            },
           },
         },
-      },
-      ...also,
-    ],
-  });
+        ...also,
+      ],
+    },
+    onlyIf,
+  );
   if (committed) return { outcome: 'resent', invitation: { ...invitation, ...resent } };
   // Activated or deleted meanwhile: read again to tell which.
   return { outcome: (await getInvitation(email)) ? 'activated' : 'not-found' };
@@ -187,40 +199,45 @@ const DELETE_ATTEMPTS = 3;
 /**
  * Deletes a pending invitation and answers what it was; an activated one stays. The delete, the pending
  * count change and `also` (its audit event) in one transaction, conditioned on the invitation still
- * being unused.
+ * being unused. With `onlyIf` (an admin's deletion: `whileStillAdmin`), only while those checks hold,
+ * else their refusal.
  */
 export const deletePendingInvitation = async (
   email: string,
   also: readonly TransactItem[] = [],
+  onlyIf?: CommitChecks,
 ): Promise<DeleteOutcome> => {
   for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt += 1) {
     const invitation = await getInvitation(email);
     if (!invitation) return { outcome: 'not-found' };
     if (invitation.codeUsed) return { outcome: 'activated' };
-    const deleted = await transactIf({
-      TransactItems: [
-        {
-          Delete: {
-            TableName: table(),
-            Key: { email },
-            // Still the invitation read (a resend changes the code), still unused, and with the Cognito
-            // user read (a verification meanwhile reserves one, which the caller must delete too).
-            ConditionExpression: `activationCode = :code AND codeUsed = :false AND ${
-              invitation.cognitoUsername === undefined
-                ? 'attribute_not_exists(cognitoUsername)'
-                : 'cognitoUsername = :username'
-            }`,
-            ExpressionAttributeValues: {
-              ':code': invitation.activationCode,
-              ':false': false,
-              ...(invitation.cognitoUsername !== undefined && { ':username': invitation.cognitoUsername }),
+    const deleted = await transactIf(
+      {
+        TransactItems: [
+          {
+            Delete: {
+              TableName: table(),
+              Key: { email },
+              // Still the invitation read (a resend changes the code), still unused, and with the Cognito
+              // user read (a verification meanwhile reserves one, which the caller must delete too).
+              ConditionExpression: `activationCode = :code AND codeUsed = :false AND ${
+                invitation.cognitoUsername === undefined
+                  ? 'attribute_not_exists(cognitoUsername)'
+                  : 'cognitoUsername = :username'
+              }`,
+              ExpressionAttributeValues: {
+                ':code': invitation.activationCode,
+                ':false': false,
+                ...(invitation.cognitoUsername !== undefined && { ':username': invitation.cognitoUsername }),
+              },
             },
           },
-        },
-        ...countsUpdateItem({ pendingInvitations: -1 }),
-        ...also,
-      ],
-    });
+          ...countsUpdateItem({ pendingInvitations: -1 }),
+          ...also,
+        ],
+      },
+      onlyIf,
+    );
     if (deleted) return { outcome: 'deleted', invitation };
   }
   throw new Error('The invitation kept changing while it was deleted.');

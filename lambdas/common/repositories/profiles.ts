@@ -1,10 +1,10 @@
 /** Health profiles, keyed by the Cognito `sub`. Personal data: never logged. */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProfileUpdate, UserProfile } from '../../../shared/schemas';
 import { ddb, type TransactItem } from '../aws';
 import { batchGetAll } from '../batch-get';
 import { tableName } from '../env';
+import { conditionFailedAt, transactWrite, type CommitChecks } from '../transactions';
 
 const table = () => tableName('profiles');
 
@@ -21,32 +21,43 @@ export const createProfileItem = (profile: UserProfile): TransactItem => ({
   Put: { TableName: table(), Item: profile, ConditionExpression: 'attribute_not_exists(userId)' },
 });
 
-/** Applies the given changes to an existing profile and answers the whole updated profile. */
+/**
+ * Applies the given changes to an existing profile, only while `onlyIf` holds (the person's session
+ * still passing the session check: `whileSessionHolds`, else its refusal), and answers the whole
+ * updated profile, read back consistently (a transaction answers no item); undefined when there is
+ * no profile.
+ */
 export const updateProfile = async (
   userId: string,
   changes: ProfileUpdate,
   updatedAt: string,
+  onlyIf: CommitChecks,
 ): Promise<UserProfile | undefined> => {
   const entries = Object.entries({ ...changes, updatedAt }).filter(([, value]) => value !== undefined);
   const names = Object.fromEntries(entries.map(([key], i) => [`#f${i}`, key]));
   const values = Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value]));
   try {
-    const result = await ddb.send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: { userId },
-        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-        ConditionExpression: 'attribute_exists(userId)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return result.Attributes as UserProfile | undefined;
+    await transactWrite({
+      TransactItems: [
+        ...onlyIf.checks,
+        {
+          Update: {
+            TableName: table(),
+            Key: { userId },
+            UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+            ConditionExpression: 'attribute_exists(userId)',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          },
+        },
+      ],
+    });
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
+    if (onlyIf.checks.some((_, index) => conditionFailedAt(error, index))) throw onlyIf.refused();
+    if (conditionFailedAt(error, onlyIf.checks.length)) return undefined;
     throw error;
   }
+  return getProfile(userId);
 };
 
 export type ProfileNames = Pick<UserProfile, 'email' | 'preferredName' | 'familyName' | 'name'>;

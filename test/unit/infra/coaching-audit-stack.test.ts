@@ -452,7 +452,13 @@ describe('coaching grants', () => {
       ...ON_COACHING.AssignCoach!,
       'dynamodb:PutItem auditEvents',
     ],
-    UnassignCoach: [SESSION_CHECK, ...ON_COACHING.UnassignCoach!, 'dynamodb:PutItem auditEvents'],
+    UnassignCoach: [
+      SESSION_CHECK,
+      // The unassignment commits only while its admin is still an active admin.
+      'dynamodb:ConditionCheckItem accounts',
+      ...ON_COACHING.UnassignCoach!,
+      'dynamodb:PutItem auditEvents',
+    ],
     ListCoachClients: [
       SESSION_CHECK,
       'dynamodb:ConditionCheckItem accounts',

@@ -686,12 +686,17 @@ describe('least-privilege IAM', () => {
       'dynamodb:Query accounts/index/byEmail',
       'dynamodb:Query accounts/index/byStatus',
     ]);
-    // Inviting and deleting an invitation move the counts, and may touch no account.
+    // Inviting and deleting an invitation move the counts, and may change no account: they only check
+    // that their admin is still an active admin.
     for (const id of ['CreateInvitation', 'DeleteInvitation'])
       expect(
         dynamoPermissions(prod, id).filter((line) => / accounts/.test(line)),
         id,
-      ).toEqual(['dynamodb:GetItem accounts', 'dynamodb:UpdateItem accounts directory#counts#*']);
+      ).toEqual([
+        'dynamodb:ConditionCheckItem accounts',
+        'dynamodb:GetItem accounts',
+        'dynamodb:UpdateItem accounts directory#counts#*',
+      ]);
   });
 
   it('lets every authenticated route read accounts for its session check, and no public route but the three that need an account', () => {
@@ -756,10 +761,11 @@ describe('least-privilege IAM', () => {
       'SignOut',
     ]);
     // The guarded transactions check that the acting admin (or, for the last admin leaving, another
-    // admin) is still an active admin when the change commits (lambdas/common/account-admin.ts); an
+    // admin) is still an active admin when the change commits (lambdas/common/account-admin.ts), an
+    // unassignment and an invitation created, resent or deleted too; an
     // assignment, that the client and the coach still hold their roles and its admin is still one; a
     // recovery, that the admin who issued its code still is one (and, issuing it, that the account is
-    // still active); a health record's create or delete,
+    // still active); a health record's create or delete and a profile update,
     // that its owner's session still passes the session check; a coach's read of a client or note to
     // them, that the coach's session still does and the client is still in `users`; the coach's client
     // list and the person's export, that the reader's session still passes it.
@@ -767,8 +773,10 @@ describe('least-privilege IAM', () => {
       'AssignCoach',
       'ChangeRoles',
       'CreateClientNote',
+      'CreateInvitation',
       'CreateLog',
       'CreateMeasurement',
+      'DeleteInvitation',
       'DeleteLog',
       'DeleteMe',
       'DeleteMeasurement',
@@ -781,7 +789,10 @@ describe('least-privilege IAM', () => {
       'ListClientNotes',
       'ListCoachClients',
       'RegisterPasskey',
+      'ResendInvitation',
       'ResetAccess',
+      'UnassignCoach',
+      'UpdateMe',
     ]);
     // Only the erase removes an account, one item by key: no function may batch-write (so put) one.
     expect(allowed('dynamodb:DeleteItem')).toEqual(['DeleteMe', 'DeleteUser', 'FinishErases']);
