@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { MESSAGES } from '../../../../shared/messages';
+import { errorMessage } from '../../lib/errors';
 import type { ProfileUpdate, UserProfile } from '../../../../shared/schemas';
 import { Alert } from '../../components/alert';
 import { SelectField, TextField } from '../../components/form-field';
@@ -49,11 +50,13 @@ export function ProfileForm({ profile, onCancel, onSaved }: ProfileFormProps) {
     save.mutate(toUpdate(values), { onSuccess: onSaved });
   };
 
+  // The answer's own words under the SPEC title; none for a request that failed on the way ('Failed to fetch').
+  const saveDetail = save.error ? errorMessage(save.error, '') : '';
   return (
     <form className="stack" onSubmit={submit} aria-label="Edit profile">
       {save.isError && (
         <Alert tone="error" title={MESSAGES.profileSaveFailed}>
-          {save.error.message && <p>{save.error.message}</p>}
+          {saveDetail && <p>{saveDetail}</p>}
         </Alert>
       )}
       <ProfileSection title="Personal Information">

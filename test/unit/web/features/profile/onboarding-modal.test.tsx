@@ -236,4 +236,14 @@ describe('onboarding modal', () => {
     expect(alert).toHaveTextContent('Email cannot be changed');
     expect(screen.getByRole('dialog', { name: 'Complete Your Profile' })).toBeInTheDocument();
   });
+
+  it("says only the SPEC message when the save failed on the way, not the browser's words", async () => {
+    api.set('PUT /v1/users/me', () => Promise.reject(new TypeError('Failed to fetch')));
+    const { app, dialog, save } = await open();
+    await fillValid(app, dialog);
+    await app.user.click(save);
+    const alert = await dialog.findByRole('alert');
+    expect(alert).toHaveTextContent(MESSAGES.onboardingSaveFailed);
+    expect(alert).not.toHaveTextContent('Failed to fetch');
+  });
 });

@@ -259,6 +259,16 @@ describe('Profile page', () => {
     expect(screen.getByRole('button', { name: 'Save Changes' })).toBeInTheDocument();
   });
 
+  it("says only the SPEC message when the save failed on the way, not the browser's words", async () => {
+    api.set('PUT /v1/users/me', () => Promise.reject(new TypeError('Failed to fetch')));
+    const app = await open();
+    await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
+    await app.user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(MESSAGES.profileSaveFailed);
+    expect(alert).not.toHaveTextContent('Failed to fetch');
+  });
+
   it('explains a load failure and reloads the page on Retry', async () => {
     api.set('GET /v1/users/me', failure(404, 'Profile not found. Please complete activation first.'));
     const app = renderApp('/dashboard/profile');

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { MESSAGES } from '../../../../../shared/messages';
+import { errorMessage } from '../../../lib/errors';
 import type { UserProfile } from '../../../../../shared/schemas';
 import { Alert } from '../../../components/alert';
 import { Modal } from '../../../components/overlay/modal';
@@ -42,6 +43,8 @@ export function OnboardingModal({ profile }: { profile: UserProfile }) {
     save.mutate(onboardingUpdate(values));
   };
 
+  // The answer's own words under the SPEC title; none for a request that failed on the way ('Failed to fetch').
+  const saveDetail = save.error ? errorMessage(save.error, '') : '';
   return (
     <Modal
       title="Complete Your Profile"
@@ -51,7 +54,7 @@ export function OnboardingModal({ profile }: { profile: UserProfile }) {
       <form className="form" onSubmit={submit} noValidate>
         {save.isError && (
           <Alert tone="error" title={MESSAGES.onboardingSaveFailed}>
-            {save.error.message && <p>{save.error.message}</p>}
+            {saveDetail && <p>{saveDetail}</p>}
           </Alert>
         )}
         <OnboardingFields values={values} errors={errors} onChange={setValues} />
