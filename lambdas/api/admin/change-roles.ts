@@ -27,7 +27,8 @@ export const handler = httpHandler(
   async ({ body, caller, pathParameters, event }) => {
     const target = await targetAccount(pathParameters.userId);
     // As enable-user: part of the account may be gone (its Cognito user, which the groups would follow).
-    // An erase that begins after this read moves `updatedAt`, so the guarded commit below refuses it.
+    // An erase that begins after this read moves `updatedAt`, so a change's guarded commit below refuses
+    // it; the same roles sent again commit nothing and may still meet such an erase (left: a 500).
     if (target.erasing) throw new Conflict(ACCOUNT_MESSAGES.beingDeletedRoles);
     const roles = canonicalRoles(body.roles);
     if (target.userId === caller.sub && !roles.includes('admins'))

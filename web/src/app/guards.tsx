@@ -4,7 +4,7 @@ import type { Role } from '../../../shared/constants';
 import { FullPageSpinner } from '../components/spinner';
 import { paths } from '../config/paths';
 import { useAuth } from '../lib/auth/auth-provider';
-import { afterSignIn, comeBackAfterSignIn, forgetComeBack } from '../lib/auth/return-to';
+import { afterSignIn, comeBackAfterSignIn, forgetComeBack, isComeBack } from '../lib/auth/return-to';
 import { forgetSessionEnded, sessionEndedFor } from '../lib/auth/session-ended';
 import { hasAnyRole } from '../lib/auth/session-user';
 
@@ -35,8 +35,13 @@ export function RequireAuth() {
 /** Needs one of the roles, else /unauthorized. Sits inside RequireAuth. */
 export function RequireRole({ anyOf }: { anyOf: readonly Role[] }) {
   const { state } = useAuth();
+  const { pathname, search } = useLocation();
   if (state.status !== 'signed-in') return <Navigate to={paths.signin} replace />;
-  if (!hasAnyRole(state.user, anyOf)) return <Navigate to={paths.unauthorized} replace />;
+  if (!hasAnyRole(state.user, anyOf)) {
+    // Brought back to the page they were on when their session ended, which their roles no longer open.
+    const cameBack = isComeBack(`${pathname}${search}`, state.user.userId);
+    return <Navigate to={cameBack ? paths.dashboard : paths.unauthorized} replace />;
+  }
   return <Outlet />;
 }
 

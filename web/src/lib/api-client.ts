@@ -72,7 +72,11 @@ export const fetchAnswer = async (
   signal?.addEventListener('abort', follow);
   try {
     return await fetch(url, { ...init, signal: controller.signal });
-  } catch (error) {
+  } catch (caught) {
+    // Some engines reject an aborted fetch with their own AbortError, not the reason given: the
+    // timeout is still a timeout.
+    const error: unknown =
+      controller.signal.aborted && !signal?.aborted ? (controller.signal.reason as unknown) : caught;
     if (typeof error === 'object' && error !== null) Object.defineProperty(error, SENT, { value: true });
     throw error;
   } finally {
@@ -160,13 +164,14 @@ export async function apiRequest<Output>(
     { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) },
     signal,
   );
+  // Done or refused, the server said what became of the create; a 5xx may have come after the write.
+  if (idempotencyKey !== undefined && response.status < 500) createAnswered(idempotencyKey);
   if (!response.ok) {
     const { message, fields } = await failureOf(response);
     // The session check refused the token: the session is over (not a passkey route's re-sign-in).
     if (auth && reportEndedSession && endsSession(response.status, message)) reportSessionEnded();
     throw new ApiError(response.status, message, fields);
   }
-  if (idempotencyKey !== undefined) createAnswered(idempotencyKey);
   if (response.status === 204 || !schema) return undefined;
   const data: unknown = await response.json().catch(() => {
     throw new UnexpectedResponseError();

@@ -247,6 +247,18 @@ describe('routes and guards', () => {
       expect(await signInAs(app, sessionUser(['user']))).toBe('/dashboard/metrics');
     });
 
+    it('takes them to the dashboard, not Access Denied, when their new roles do not open the page', async () => {
+      // An admin on User Management whose admin role was taken away meanwhile.
+      cognito.givenSession(sessionUser(['admin', 'user']));
+      const app = renderApp('/dashboard/users');
+      await screen.findByRole('heading', { level: 1, name: 'User Management' });
+      for (const route of Object.keys(directoryRoutes({ users: () => [], invitations: () => [] })))
+        api.set(route, failure(401, 'Unauthorized'));
+      await act(() => app.queryClient.invalidateQueries());
+      await waitFor(() => expect(app.location().pathname).toBe('/signin'));
+      expect(await signInAs(app, sessionUser(['user']))).toBe('/dashboard');
+    });
+
     it('takes someone else who signs in to the dashboard', async () => {
       const app = await refusedOnMetrics();
       const other = sessionUser(['user'], { userId: '22222222-2222-4222-8222-222222222222' });

@@ -12,6 +12,7 @@ import {
 } from '../../../../web/src/lib/api-client';
 import { ApiError, isRetryableError } from '../../../../web/src/lib/api-error';
 import { errorMessage, isNetworkFailure } from '../../../../web/src/lib/errors';
+import { forgetUnansweredCreates, idempotencyKeyFor } from '../../../../web/src/lib/idempotency';
 import * as cognito from '../support/cognito-mock';
 import { fakeApi, json } from '../support/fake-api';
 
@@ -156,6 +157,27 @@ describe('apiRequest', () => {
   });
 });
 
+describe('a create without an answer', () => {
+  beforeEach(() => {
+    cognito.getIdToken.mockResolvedValue('id-token-1');
+  });
+
+  it.each([
+    [201, 'done', true],
+    [400, 'refused', true],
+    [503, 'perhaps stored, its answer lost', false],
+  ])('after a %i (%s), Save pressed again is a new create: %s', async (status, _, newKey) => {
+    fakeApi({ 'POST /v1/logs': json(status < 300 ? { id: 'a' } : { message: 'x' }, status) });
+    const body = { kind: 'meal', description: 'Soup' };
+    const key = idempotencyKeyFor({ ...body });
+    await apiRequest('/v1/logs', { method: 'POST', body, schema: itemSchema, idempotencyKey: key }).catch(
+      () => undefined,
+    );
+    expect(idempotencyKeyFor({ ...body }) !== key).toBe(newKey);
+    forgetUnansweredCreates();
+  });
+});
+
 describe('an answer that does not come', () => {
   /** A fetch that never answers, and rejects as browsers do when its signal aborts. */
   const stalled = () =>
@@ -197,6 +219,22 @@ describe('an answer that does not come', () => {
     expect(errorMessage(error, 'Could not save the entry. Please try again.')).toBe(
       'Could not save the entry. Please try again.',
     );
+  });
+
+  it('is a timeout still when the engine rejects the aborted fetch with its own AbortError', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        (_url: string, init?: RequestInit) =>
+          new Promise<Response>((_resolve, reject) => {
+            init?.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')));
+          }),
+      ),
+    );
+    const request = apiRequest('/v1/things', { schema: itemSchema });
+    const failed = expect(request).rejects.toMatchObject({ name: 'TimeoutError' });
+    await vi.advanceTimersByTimeAsync(ANSWER_TIMEOUT_MS);
+    await failed;
   });
 
   it('leaves an answer that began in time alone, and still stops when its caller aborts', async () => {

@@ -22,22 +22,30 @@ export function MetricsPage({ measurementSystem }: { measurementSystem: Measurem
   const removeLog = useDeleteLog();
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const [status, setStatus] = useState('');
+  // Several deletes may be under way (one entry need not wait for another): each settles its own
+  // button and says its own outcome, where TanStack's `mutate` callbacks follow only the latest call.
+  const [deleting, setDeleting] = useState<ReadonlySet<string>>(new Set());
 
   const onDelete = (entry: Entry) => {
     if (!window.confirm(HEALTH_MESSAGES.confirmDeleteEntry)) return;
     setDeleteError(null);
     setStatus('');
-    const callbacks = {
-      onSuccess: () => setStatus('Entry deleted'),
-      onError: (error: Error) => setDeleteError(errorMessage(error, DELETE_FAILED)),
-    };
-    if (entry.source === 'measurement') removeMeasurement.mutate(entry.id, callbacks);
-    else removeLog.mutate(entry.id, callbacks);
+    setDeleting((current) => new Set(current).add(entry.id));
+    const remove = entry.source === 'measurement' ? removeMeasurement : removeLog;
+    void remove
+      .mutateAsync(entry.id)
+      .then(
+        () => setStatus('Entry deleted'),
+        (error: unknown) => setDeleteError(errorMessage(error, DELETE_FAILED)),
+      )
+      .finally(() =>
+        setDeleting((current) => {
+          const next = new Set(current);
+          next.delete(entry.id);
+          return next;
+        }),
+      );
   };
-  const deletingId =
-    (removeMeasurement.isPending && removeMeasurement.variables) ||
-    (removeLog.isPending && removeLog.variables) ||
-    null;
 
   return (
     <>
@@ -48,7 +56,7 @@ export function MetricsPage({ measurementSystem }: { measurementSystem: Measurem
         system={measurementSystem}
         loadFailed={LOAD_FAILED}
         onDelete={onDelete}
-        deletingId={deletingId}
+        deleting={deleting}
         entriesNotice={
           <>
             {deleteError && (

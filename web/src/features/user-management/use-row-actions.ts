@@ -36,6 +36,20 @@ export const useRowActions = ({ openDialog, openDialogIfNone, announce }: RowAct
   const resetAccess = useResetAccess();
   const resend = useResendInvitation();
   const [error, setError] = useState<string | null>(null);
+  // The rows whose delete or status change is under way: several may be (an admin need not wait for
+  // one row before acting on another), and each call settles its own row and says its own outcome,
+  // where TanStack's `mutate` callbacks and `variables` follow only the latest call.
+  const [running, setRunning] = useState<ReadonlyMap<string, PendingAction>>(new Map());
+  const run = <Output>(key: string, action: PendingAction, call: Promise<Output>) => {
+    setRunning((current) => new Map(current).set(key, action));
+    return call.finally(() =>
+      setRunning((current) => {
+        const next = new Map(current);
+        next.delete(key);
+        return next;
+      }),
+    );
+  };
 
   const begin = () => {
     setError(null);
@@ -43,10 +57,7 @@ export const useRowActions = ({ openDialog, openDialogIfNone, announce }: RowAct
   };
   const failWith = (fallback: string) => (failure: unknown) => setError(errorMessage(failure, fallback));
 
-  const pending = new Map<string, PendingAction>();
-  if (deleteInvitation.isPending) pending.set(deleteInvitation.variables, 'delete');
-  if (deleteUser.isPending) pending.set(deleteUser.variables, 'delete');
-  if (setUserStatus.isPending) pending.set(setUserStatus.variables.userId, 'status');
+  const pending = new Map(running);
   if (resend.isPending) pending.set(resend.variables, 'resend');
 
   const actions: RowActions = {
@@ -82,26 +93,26 @@ export const useRowActions = ({ openDialog, openDialogIfNone, announce }: RowAct
         ? `${entry.email} disabled. Their coach was unassigned.`
         : `${entry.email} ${change}d.`;
       begin();
-      setUserStatus.mutate(
-        { userId: entry.key, change },
-        { onSuccess: () => announce(done), onError: failWith(STATUS_FAILED) },
+      void run(entry.key, 'status', setUserStatus.mutateAsync({ userId: entry.key, change })).then(
+        () => announce(done),
+        failWith(STATUS_FAILED),
       );
     },
     onDeleteUser: (entry) => {
       if (!window.confirm(confirmDeleteUser(entry.email))) return;
       begin();
-      deleteUser.mutate(entry.key, {
-        onSuccess: () => announce(`${entry.email} deleted.`),
-        onError: failWith(DELETE_FAILED),
-      });
+      void run(entry.key, 'delete', deleteUser.mutateAsync(entry.key)).then(
+        () => announce(`${entry.email} deleted.`),
+        failWith(DELETE_FAILED),
+      );
     },
     onDeleteInvitation: (entry) => {
       if (!window.confirm(confirmDeleteInvitation(entry.email))) return;
       begin();
-      deleteInvitation.mutate(entry.email, {
-        onSuccess: () => announce(`Invitation for ${entry.email} deleted.`),
-        onError: failWith(MESSAGES.deleteInvitationFallback),
-      });
+      void run(entry.key, 'delete', deleteInvitation.mutateAsync(entry.email)).then(
+        () => announce(`Invitation for ${entry.email} deleted.`),
+        failWith(MESSAGES.deleteInvitationFallback),
+      );
     },
   };
 

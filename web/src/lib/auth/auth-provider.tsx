@@ -3,6 +3,7 @@ import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, 
 import { endServerSession } from './end-session';
 import { loadAuth, signInWithProof } from './load-auth';
 import { getWebConfig } from '../../config/web-config';
+import { forgetUnansweredCreates } from '../idempotency';
 import { noteSessionEnded, onSessionEnded } from './session-ended';
 import { hasStoredSession } from './stored-session';
 import type { PasskeyProof, SessionUser } from './session-user';
@@ -31,6 +32,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<AuthState>({ status: 'loading', user: null });
   /** Who is signed in, for a session that ends under them; undefined while signing out on purpose. */
   const signedInAs = state.status === 'signed-in' ? state.user.userId : undefined;
+  /** Whatever the last person's screens read or sent: nothing of it may reach the next one. */
+  const forgetPerson = useCallback(() => {
+    queryClient.clear();
+    forgetUnansweredCreates();
+  }, [queryClient]);
   const signedInUser = useRef<string | undefined>(undefined);
   useEffect(() => {
     signedInUser.current = signedInAs;
@@ -70,7 +76,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (!active) return;
         unsubscribe = auth.onSessionRevoked(() => {
           endedUnderThem();
-          queryClient.clear();
+          forgetPerson();
           setState(SIGNED_OUT);
         });
       },
@@ -80,7 +86,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       active = false;
       unsubscribe?.();
     };
-  }, [queryClient, endedUnderThem]);
+  }, [forgetPerson, endedUnderThem]);
 
   // Amplify's cookies are shared by every tab: another tab may have signed out, or signed someone
   // else in. When this tab is seen again, the stored session must still be its person's; otherwise
@@ -100,7 +106,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
             if (!user && hasStoredSession(getWebConfig().userPoolClientId, document.cookie)) return;
             active = false;
             endedUnderThem();
-            queryClient.clear();
+            forgetPerson();
             setState(SIGNED_OUT);
           },
           () => undefined, // Amplify could not be fetched: nothing is known, so nothing changes.
@@ -113,25 +119,25 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       document.removeEventListener('visibilitychange', recheck);
       window.removeEventListener('focus', recheck);
     };
-  }, [signedInAs, queryClient, endedUnderThem]);
+  }, [signedInAs, forgetPerson, endedUnderThem]);
 
   const completePasskeySignIn = useCallback(
     async (proof: PasskeyProof) => {
       try {
         const user = await signInWithProof(proof);
         // Cached data belongs to whoever was signed in before.
-        queryClient.clear();
+        forgetPerson();
         setState({ status: 'signed-in', user });
         return user;
       } catch (error) {
         // Whoever was signed in before is signed out now (signInWithPasskeyProof signs them
         // out first), so their cached data must go as well.
-        queryClient.clear();
+        forgetPerson();
         setState(SIGNED_OUT);
         throw error;
       }
     },
-    [queryClient],
+    [forgetPerson],
   );
 
   const signOut = useCallback(async () => {
@@ -144,9 +150,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     } catch {
       // The server side is best effort; locally the person is signed out regardless.
     }
-    queryClient.clear();
+    forgetPerson();
     setState(SIGNED_OUT);
-  }, [queryClient]);
+  }, [forgetPerson]);
 
   // The API refused the session (disabled, deleted, reset, roles changed): sign out for real.
   useEffect(

@@ -18,6 +18,14 @@ export const forgetComeBack = (): void => {
   comeBack = undefined;
 };
 
+/**
+ * Whether `path` is where `userId`'s sign-in was just brought back to (until a page is reached signed
+ * in): a page their new roles do not open (the session ended because they changed) sends them to the
+ * dashboard, not to Access Denied.
+ */
+export const isComeBack = (path: string, userId: string): boolean =>
+  comeBack !== undefined && comeBack.userId === userId && comeBack.path === path;
+
 /** Where a sign-in by `userId` lands: back where 'Sign in again' was pressed, or the dashboard. */
 export const afterSignIn = (userId: string | undefined): string =>
   comeBack !== undefined && comeBack.userId === userId && comeBack.path.startsWith(`${paths.dashboard}/`)

@@ -13,7 +13,7 @@ import {
   sessionUser,
   sleepLog,
 } from '../../support/factories';
-import { failure, fakeApi, json, type RecordedCall } from '../../support/fake-api';
+import { deferred, failure, fakeApi, json, type RecordedCall } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
@@ -334,6 +334,31 @@ describe('Metrics & Analytics', () => {
       screen.getByRole('button', { name: `Delete Blood glucose from ${when(reading.takenAt)}` }),
     );
     expect(await screen.findByRole('alert')).toHaveTextContent('Forbidden');
+  });
+
+  it('says the outcome of each of two deletes under way at once, the slower one failing', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const first = measurement({ takenAt: hoursAgo(1) });
+    const second = measurement({ takenAt: hoursAgo(2) });
+    measurements = [first, second];
+    const slow = deferred<Response>();
+    api.set(`DELETE /v1/measurements/${first.measurementId}`, () => slow.promise);
+    api.set(`DELETE /v1/measurements/${second.measurementId}`, () => {
+      measurements = [first];
+      return new Response(null, { status: 204 });
+    });
+    const app = await open();
+    const button = (reading: Measurement) =>
+      screen.getByRole('button', { name: `Delete Blood glucose from ${when(reading.takenAt)}` });
+    await app.user.click(button(first));
+    await app.user.click(button(second));
+
+    expect(await screen.findByText('Entry deleted')).toBeInTheDocument();
+    // The first is still under way: its button waits.
+    expect(button(first)).toBeDisabled();
+    slow.resolve(json({ message: 'Forbidden' }, 403));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Forbidden');
+    await waitFor(() => expect(button(first)).toBeEnabled());
   });
 
   it('says the entry is deleted when the retry of a delete whose answer was lost finds it gone (404)', async () => {

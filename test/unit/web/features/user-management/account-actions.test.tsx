@@ -258,6 +258,32 @@ describe('User Management: account lifecycle', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it('says the outcome of each of two deletes under way at once, the slower one failing', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const slow = deferred<Response>();
+    api.set('DELETE /internal/v1/admin/invitations/new%40example.com', () => slow.promise);
+    api.set('DELETE /internal/v1/admin/invitations/late%40example.com', () => {
+      invitations = invitations.filter((entry) => entry.email !== 'late@example.com');
+      return new Response(null, { status: 204 });
+    });
+    const app = await openUserManagement();
+    await app.user.click(screen.getByRole('button', { name: 'Delete invitation for new@example.com' }));
+    await app.user.click(screen.getByRole('button', { name: 'Delete invitation for late@example.com' }));
+
+    await waitFor(() =>
+      expect(screen.getAllByRole('status').map((region) => region.textContent)).toContain(
+        'Invitation for late@example.com deleted.',
+      ),
+    );
+    // The first is still under way: its row says so and cannot be pressed again.
+    expect(screen.getByRole('button', { name: 'Deleting... invitation for new@example.com' })).toBeDisabled();
+    slow.resolve(failure(409, 'Only pending invitations can be deleted'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Only pending invitations can be deleted');
+    expect(
+      await screen.findByRole('button', { name: 'Delete invitation for new@example.com' }),
+    ).toBeEnabled();
+  });
+
   it('shows a delete that was cut short as Being deleted, with Delete alone to finish it now', async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     users = [{ ...ALEX, roles: ['users'], status: 'disabled', beingDeleted: true }];

@@ -23,21 +23,14 @@ interface OlderEntriesProps {
   loadFailed: string;
   /** Omit for read-only entries (someone else's records). */
   onDelete?: (entry: Entry) => void;
-  deletingId?: string | null;
+  deleting?: ReadonlySet<string>;
 }
 
 /**
  * Entries dated before the period Recent Entries shows (7, 30 or 90 days), read only when asked: an
  * entry dated further back would otherwise be on no screen, and could not be deleted there.
  */
-export function OlderEntries({
-  source,
-  system,
-  before,
-  loadFailed,
-  onDelete,
-  deletingId,
-}: OlderEntriesProps) {
+export function OlderEntries({ source, system, before, loadFailed, onDelete, deleting }: OlderEntriesProps) {
   const [open, setOpen] = useState(false);
   const range = useMemo(() => ({ to: new Date(Date.parse(before) - 1).toISOString() }), [before]);
   const { entries, error, pending, partial, retry } = useEntriesIn(range, source, open);
@@ -75,7 +68,7 @@ export function OlderEntries({
             system={system}
             label="Older entries, newest first"
             emptyText={NO_OLDER}
-            {...(onDelete && { onDelete, deletingId: deletingId ?? null })}
+            {...(onDelete && { onDelete, ...(deleting && { deleting }) })}
           />
         </>
       )}

@@ -22,7 +22,7 @@ interface PeriodRecordsProps {
   entriesNotice?: ReactNode;
   /** Omit for read-only entries (someone else's records). */
   onDelete?: (entry: Entry) => void;
-  deletingId?: string | null;
+  deleting?: ReadonlySet<string>;
 }
 
 /**
@@ -36,7 +36,7 @@ export function PeriodRecords({
   loadFailed,
   entriesNotice,
   onDelete,
-  deletingId,
+  deleting,
 }: PeriodRecordsProps) {
   const [days, setDays] = useState<PeriodDays>(DEFAULT_PERIOD);
   const from = useMemo(() => periodStart(days), [days]);
@@ -72,7 +72,7 @@ export function PeriodRecords({
           <RecentEntries
             entries={entries}
             system={system}
-            {...(onDelete && { onDelete, deletingId: deletingId ?? null })}
+            {...(onDelete && { onDelete, ...(deleting && { deleting }) })}
           />
         ))}
         {/* Kept whatever the period's read does: it reads and fails on its own. */}
@@ -81,7 +81,7 @@ export function PeriodRecords({
           system={system}
           before={from}
           loadFailed={loadFailed}
-          {...(onDelete && { onDelete, deletingId: deletingId ?? null })}
+          {...(onDelete && { onDelete, ...(deleting && { deleting }) })}
         />
       </section>
     </>

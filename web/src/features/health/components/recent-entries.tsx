@@ -15,8 +15,8 @@ interface RecentEntriesProps {
   system: MeasurementSystem;
   /** Omit for a read-only list (someone else's records). */
   onDelete?: (entry: Entry) => void;
-  /** The entry being deleted, whose button waits. */
-  deletingId?: string | null;
+  /** The entries being deleted, whose buttons wait. */
+  deleting?: ReadonlySet<string>;
   /** The list's accessible name, unique on the page. */
   label?: string;
   /** Said when there is no entry. */
@@ -28,7 +28,7 @@ export function RecentEntries({
   entries,
   system,
   onDelete,
-  deletingId,
+  deleting,
   label = 'Entries, newest first',
   emptyText = HEALTH_MESSAGES.noEntries,
 }: RecentEntriesProps) {
@@ -68,7 +68,7 @@ export function RecentEntries({
                   // Starts with the visible word (WCAG 2.5.3), then says which entry.
                   aria-label={`Delete ${title} from ${when}`}
                   onClick={() => onDelete(entry)}
-                  disabled={deletingId === entry.id}
+                  disabled={deleting?.has(entry.id) ?? false}
                 >
                   Delete
                 </button>
