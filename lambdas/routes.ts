@@ -626,13 +626,14 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     auth: 'coach',
     entry: 'lambdas/api/coach/list-clients.ts',
     tables: {
-      // The caller's clients found through byCoach, then their states read consistently (the index lags).
+      // The caller's clients found through byCoach, then their states read consistently (the index lags)
+      // and checked again, each still naming the caller, in the transactions that record the read.
       coaching: [
         { actions: ['Query'], index: 'byCoach' },
-        { actions: ['BatchGetItem'], keys: ['client#*'] },
+        { actions: ['BatchGetItem', 'ConditionCheckItem'], keys: ['client#*'] },
       ],
       profiles: [{ actions: ['BatchGetItem'] }],
-      // The read's event commits only while the coach's session still passes the session check.
+      // The read's events commit only while the coach's session still passes the session check.
       accounts: [{ actions: ['ConditionCheckItem'] }],
       auditEvents: [{ actions: ['PutItem'] }],
     },

@@ -8,7 +8,7 @@ import { COACHING_MESSAGES, type Person } from '../../shared/coaching';
 import { canonicalRoles } from '../../shared/roles';
 import { userIdSchema } from '../../shared/schemas';
 import { auditTransactItem, originOf, recordAudit, type RequestOrigin } from './audit';
-import { Conflict, Forbidden } from './errors';
+import { Conflict, Forbidden, Unauthorized } from './errors';
 import type { Caller } from './http';
 import { accountCheckItem, getAccountGate } from './repositories/accounts';
 import {
@@ -152,6 +152,59 @@ export const recordClientRead = (
       },
     },
   );
+};
+
+/**
+ * Clients one event of the client list names: a DynamoDB transaction holds at most 100 items, and
+ * each of the list's holds its event and the coach's session check besides one check per client.
+ */
+export const CLIENTS_PER_LIST_EVENT = 98;
+
+/** A list's transaction cancelled because one of its clients is no longer the coach's. */
+class ListChanged extends Error {}
+
+/**
+ * Records the coach's read of their client list, after the states were read and before it is answered:
+ * one `client.data.read` event per `CLIENTS_PER_LIST_EVENT` clients (in parallel), each committed only
+ * while the coach's session still passes the session check (else 401, as for any read) and every
+ * client it names is still this coach's (`coachOfCheckItem`). Answers the ids of the clients whose
+ * event did not commit because one of them was unassigned or reassigned meanwhile: the caller reads
+ * their states again and records those still the coach's. 503 when an event cannot be written otherwise.
+ */
+export const recordClientListRead = async (
+  event: APIGatewayProxyEvent,
+  coach: Caller,
+  clientIds: readonly string[],
+): Promise<string[]> => {
+  const session = whileSessionHolds(coach);
+  const origin = originOf(event);
+  const parts: string[][] = [];
+  for (let start = 0; start < clientIds.length; start += CLIENTS_PER_LIST_EVENT)
+    parts.push(clientIds.slice(start, start + CLIENTS_PER_LIST_EVENT));
+  const recorded = await Promise.allSettled(
+    parts.map((part) =>
+      recordAudit(
+        origin,
+        { type: 'client.data.read', actorId: coach.sub, details: { read: 'client-list', clientIds: part } },
+        {
+          onlyIf: {
+            checks: [...session.checks, ...part.map((clientId) => coachOfCheckItem(clientId, coach.sub))],
+            refused: (failed) => (failed(0) ? session.refused() : new ListChanged()),
+          },
+        },
+      ),
+    ),
+  );
+  // recordAudit rejects with an Error only (its refusals, or the 503).
+  const failures = recorded.flatMap((result) =>
+    result.status === 'rejected' ? [result.reason as Error] : [],
+  );
+  // The session's refusal first, then any other failure (503); a list changed meanwhile is read again.
+  const refusal =
+    failures.find((reason) => reason instanceof Unauthorized) ??
+    failures.find((reason) => !(reason instanceof ListChanged));
+  if (refusal !== undefined) throw refusal;
+  return parts.flatMap((part, index) => (recorded[index]?.status === 'rejected' ? part : []));
 };
 
 export const personFrom = (userId: string, profile: ProfileNames | undefined): Person | undefined =>

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_MESSAGES, SECURITY_EVENT_TYPES, type AuditEvent, type AuditPerson } from '../../shared/audit';
 import { COACHING_MESSAGES, type CoachClient, type CoachNote, type MyCoach } from '../../shared/coaching';
@@ -1030,6 +1030,85 @@ describe('an access that ends while a request is under way', () => {
       race.remove();
     }
     expect(await eventsBy(coach.userId, 'client.data.read')).toEqual([]);
+  });
+
+  it('lists no client unassigned after the list was read, before its read was recorded', async () => {
+    const { client: kept, coach } = await newCoaching('kept-while-listed');
+    const gone = await newPerson('client.unassigned-while-listed@example.com', ['users']);
+    expect((await assign(gone.userId, coach.userId)).status).toBe(200);
+    expect(
+      (await call(gone, 'POST', '/v1/measurements', { type: 'weight', value: 77, takenAt: minutesAgo(5) }))
+        .status,
+    ).toBe(201);
+    // The list has read both clients' states; the admin unassigns one before the read's event commits.
+    const race = await interleave('TransactWriteItemsCommand', gone.userId, async () => {
+      expect(
+        (await call(world.admin, 'DELETE', `/internal/v1/admin/users/${gone.userId}/coach`)).status,
+      ).toBe(204);
+    });
+    try {
+      const list = await call<{ clients: CoachClient[] }>(coach, 'GET', '/v1/coach/clients');
+      expect(race.fired()).toBe(true);
+      expect(list.status).toBe(200);
+      expect(list.body.clients.map((client) => client.userId)).toEqual([kept.userId]);
+      expect(JSON.stringify(list.body)).not.toContain(gone.userId);
+    } finally {
+      race.remove();
+    }
+    // The read answered is the one recorded: the cancelled event left nothing naming the former client.
+    expect(
+      (await eventsBy(coach.userId, 'client.data.read')).map((event) => event.details.clientIds),
+    ).toEqual([[kept.userId]]);
+  });
+
+  it('lists a coach with more clients than one transaction holds, each event naming at most 98', async () => {
+    const coach = await newPerson('coach.many-clients@example.com', ['coaches']);
+    // 150 clients, stored as assignment and activation leave them (inviting 150 people over HTTP is
+    // the bench's work): a state naming the coach, and a profile.
+    const clientIds = Array.from({ length: 150 }, () => randomUUID());
+    const at = new Date().toISOString();
+    const documents = localDocuments();
+    try {
+      for (let start = 0; start < clientIds.length; start += 12)
+        await documents.send(
+          new BatchWriteCommand({
+            RequestItems: {
+              [world.stack.tables.coaching]: clientIds.slice(start, start + 12).map((clientId) => ({
+                PutRequest: {
+                  Item: {
+                    pk: `client#${clientId}`,
+                    sk: 'state',
+                    clientId,
+                    coachId: coach.userId,
+                    assignedAt: at,
+                  },
+                },
+              })),
+              [world.stack.tables.profiles]: clientIds.slice(start, start + 12).map((userId, i) => ({
+                PutRequest: {
+                  Item: {
+                    userId,
+                    email: `many.${start + i}@example.com`,
+                    name: 'Many',
+                    createdAt: at,
+                    updatedAt: at,
+                  },
+                },
+              })),
+            },
+          }),
+        );
+    } finally {
+      documents.destroy();
+    }
+    const list = await call<{ clients: CoachClient[] }>(coach, 'GET', '/v1/coach/clients');
+    expect(list.status).toBe(200);
+    expect(list.body.clients.map((client) => client.userId).sort()).toEqual([...clientIds].sort());
+    const events = await eventsBy(coach.userId, 'client.data.read');
+    expect(events.map((event) => (event.details.clientIds as string[]).length).sort()).toEqual([52, 98]);
+    expect(events.flatMap((event) => event.details.clientIds as string[]).sort()).toEqual(
+      [...clientIds].sort(),
+    );
   });
 
   it('stores no note of a coach who signed out everywhere while it was being sent', async () => {

@@ -376,10 +376,12 @@ describe('coaching grants', () => {
       'dynamodb:UpdateItem coaching client#*',
       ...lines(KEY_WRITE, 'coaching key'),
     ],
-    // byCoach finds the clients; their states are then read consistently (the index lags its table).
+    // byCoach finds the clients; their states are then read consistently (the index lags its table),
+    // and checked again in the transactions that record the read.
     ListCoachClients: [
       'dynamodb:Query coaching/index/byCoach',
       'dynamodb:BatchGetItem coaching client#*',
+      'dynamodb:ConditionCheckItem coaching client#*',
       ...lines(KEY_READ, 'coaching key'),
     ],
     // The client's state read, and checked again in the transaction that records the read.
