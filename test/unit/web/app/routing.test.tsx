@@ -2,15 +2,9 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '../../../../shared/messages';
 import * as cognito from '../support/cognito-mock';
-import {
-  authenticationOptions,
-  authenticationResponse,
-  completeProfile,
-  passkeyProof,
-  sessionUser,
-} from '../support/factories';
+import { completeProfile, sessionUser } from '../support/factories';
 import { deferred, failure, fakeApi } from '../support/fake-api';
-import * as passkey from '../support/passkey-mock';
+import { givenPasskeySignInAs } from '../support/sign-in';
 import { renderApp } from '../support/render-app';
 import { directoryRoutes } from '../support/user-management';
 
@@ -223,16 +217,7 @@ describe('routes and guards', () => {
       who: ReturnType<typeof sessionUser>,
     ) => {
       api.set('GET /v1/measurements', { items: [] });
-      api.set('POST /v1/auth/initiate-signin', {
-        sessionId: 'session-1',
-        authenticationOptions: authenticationOptions(),
-      });
-      api.set('POST /v1/auth/verify-webauthn', passkeyProof());
-      passkey.getPasskeyAssertion.mockResolvedValue(authenticationResponse());
-      cognito.signInWithPasskeyProof.mockImplementation(() => {
-        cognito.givenSession(who);
-        return Promise.resolve(who);
-      });
+      givenPasskeySignInAs(api, who);
       await app.user.click(await screen.findByRole('button', { name: MESSAGES.signInWithPasskey }));
       await waitFor(() => expect(app.location().pathname).not.toBe('/signin'));
       // Every navigation the sign-in set off has run.

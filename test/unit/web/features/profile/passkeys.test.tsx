@@ -3,11 +3,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_MESSAGES, type Passkey } from '../../../../../shared/account';
 import * as cognito from '../../support/cognito-mock';
 import {
-  authenticationOptions,
-  authenticationResponse,
   completeProfile,
   passkeyItem,
-  passkeyProof,
   registrationOptions,
   registrationResponse,
   sessionUser,
@@ -15,6 +12,7 @@ import {
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { heardOnFocus } from '../../support/focus';
 import * as passkey from '../../support/passkey-mock';
+import { givenPasskeySignInAs } from '../../support/sign-in';
 import { renderApp } from '../../support/render-app';
 import { expectHeldOpen } from '../../support/modal';
 
@@ -189,16 +187,7 @@ describe('Profile page: Passkeys', () => {
     /** The 401, 'Sign in again', then a passkey sign-in on /signin as `who`. */
     const signInAgainAs = async (who: ReturnType<typeof sessionUser>) => {
       api.set(`POST ${PASSKEYS}/options`, failure(401, ACCOUNT_MESSAGES.reauthRequired));
-      api.set('POST /v1/auth/initiate-signin', {
-        sessionId: 'session-1',
-        authenticationOptions: authenticationOptions(),
-      });
-      api.set('POST /v1/auth/verify-webauthn', passkeyProof());
-      passkey.getPasskeyAssertion.mockResolvedValue(authenticationResponse());
-      cognito.signInWithPasskeyProof.mockImplementation(() => {
-        cognito.givenSession(who);
-        return Promise.resolve(who);
-      });
+      givenPasskeySignInAs(api, who);
       const { app, section } = await open();
       await app.user.click(section.getByRole('button', { name: 'Add a passkey' }));
       await app.user.click(
