@@ -1,3 +1,4 @@
+import { busyButton } from '../lib/busy-button';
 interface SubmitButtonProps {
   label: string;
   /** Said on the submit button while the form is being sent ('Saving...'). */
@@ -9,7 +10,7 @@ interface SubmitButtonProps {
   tone?: 'primary' | 'danger';
 }
 
-/** A form's submit, disabled and saying so while busy. */
+/** A form's submit, saying so and doing nothing while busy (it keeps the focus: `busyButton`). */
 export function SubmitButton({
   label,
   busyLabel,
@@ -18,7 +19,13 @@ export function SubmitButton({
   tone = 'primary',
 }: SubmitButtonProps) {
   return (
-    <button type="submit" className={`button button--${tone}`} disabled={disabled || busy} aria-busy={busy}>
+    <button
+      type="submit"
+      className={`button button--${tone}`}
+      disabled={disabled && !busy}
+      {...busyButton(busy)}
+      aria-busy={busy}
+    >
       {busy ? busyLabel : label}
     </button>
   );
@@ -37,7 +44,7 @@ interface FormActionsProps extends Omit<SubmitButtonProps, 'label'> {
 export function FormActions({ onCancel, submitLabel, ...submit }: FormActionsProps) {
   return (
     <div className="form__actions">
-      <button type="button" className="button button--secondary" onClick={onCancel} disabled={submit.busy}>
+      <button type="button" className="button button--secondary" {...busyButton(submit.busy, onCancel)}>
         Cancel
       </button>
       <SubmitButton label={submitLabel} {...submit} />

@@ -22,6 +22,7 @@ import {
 } from '../support/factories';
 import { failure, fakeApi } from '../support/fake-api';
 import * as passkey from '../support/passkey-mock';
+import { expectNotBusy } from '../support/busy';
 
 vi.mock('../../../../web/src/lib/auth/cognito', () => import('../support/cognito-mock'));
 vi.mock('../../../../web/src/lib/passkey', () => import('../support/passkey-mock'));
@@ -148,7 +149,7 @@ describe('/signin and /activate on a first load without a session (app/public-en
     );
     expect(cognito.signInWithPasskeyProof).not.toHaveBeenCalled();
     expect(window.location.pathname).toBe('/signin');
-    expect(screen.getByRole('button', { name: MESSAGES.signInWithPasskey })).toBeEnabled();
+    expectNotBusy(screen.getByRole('button', { name: MESSAGES.signInWithPasskey }));
   });
 
   it('shows the Cognito step failure, with the SPEC text when it carries no message', async () => {
@@ -228,7 +229,7 @@ describe('/signin and /activate on a first load without a session (app/public-en
     expect(await screen.findByRole('alert')).toHaveTextContent('This activation code has already been used.');
     expect(cognito.signInWithPasskeyProof).not.toHaveBeenCalled();
     expect(window.location.pathname).toBe('/activate');
-    expect(screen.getByRole('button', { name: MESSAGES.createPasskey })).toBeEnabled();
+    expectNotBusy(screen.getByRole('button', { name: MESSAGES.createPasskey }));
   });
 
   it('hands a Back to any other page over to the app', async () => {

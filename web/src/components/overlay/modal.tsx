@@ -2,6 +2,7 @@ import { useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useFocusTrap } from './use-focus-trap';
 import { useScrollLock } from './use-scroll-lock';
+import { busyButton } from '../../lib/busy-button';
 
 interface ModalProps {
   title: string;
@@ -48,8 +49,7 @@ export function Modal({ title, description, children, onClose, busy = false, siz
             <button
               type="button"
               className="icon-button"
-              onClick={close}
-              disabled={busy}
+              {...busyButton(busy, close)}
               aria-label="Close dialog"
             >
               <span aria-hidden="true">×</span>

@@ -3,6 +3,7 @@ import { ACTIVATION_CODE_FORMATTED_LENGTH, ACTIVATION_CODE_PLACEHOLDER } from '.
 import { formatActivationCode } from '../../../../shared/activation-code';
 import { MESSAGES } from '../../../../shared/messages';
 import { Alert } from '../../components/alert';
+import { busyButton } from '../../lib/busy-button';
 
 interface CodeStepProps {
   email: string;
@@ -86,7 +87,12 @@ export function CodeStep({
           The 16-character code from your invitation.
         </p>
       </div>
-      <button type="submit" className="button button--primary button--block" disabled={busy} aria-busy={busy}>
+      <button
+        type="submit"
+        className="button button--primary button--block"
+        {...busyButton(busy)}
+        aria-busy={busy}
+      >
         {busy ? MESSAGES.verifying : 'Verify Code'}
       </button>
     </form>

@@ -1,6 +1,7 @@
 import { MESSAGES } from '../../../../shared/messages';
 import { Alert } from '../../components/alert';
 import { Icon } from '../../components/icon';
+import { busyButton } from '../../lib/busy-button';
 
 interface PasskeyStepProps {
   email: string;
@@ -33,14 +34,13 @@ export function PasskeyStep({ email, onCreate, onBack, busy, error }: PasskeySte
       <button
         type="button"
         className="button button--primary button--large button--block"
-        onClick={onCreate}
-        disabled={busy}
+        {...busyButton(busy, onCreate)}
         aria-busy={busy}
       >
         <Icon name="key" />
         {busy ? 'Creating Passkey...' : MESSAGES.createPasskey}
       </button>
-      <button type="button" className="button button--ghost button--block" onClick={onBack} disabled={busy}>
+      <button type="button" className="button button--ghost button--block" {...busyButton(busy, onBack)}>
         Back
       </button>
     </section>

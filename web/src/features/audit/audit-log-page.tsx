@@ -11,6 +11,7 @@ import { AuditFilters, type FilterValues } from './components/audit-filters';
 import { AuditTable } from './components/audit-table';
 import type { KnownPerson } from './people';
 import { LoadFailed } from '../../components/load-failed';
+import { busyButton } from '../../lib/busy-button';
 
 /** Not worded by SPEC-2 (docs/decisions/043-coaching-screens.md). */
 const LOAD_FAILED = 'Could not load the audit log';
@@ -79,8 +80,7 @@ export function AuditLogPage() {
           ref={loadMore}
           type="button"
           className="button button--secondary"
-          onClick={() => void fetchNextPage()}
-          disabled={isFetchingNextPage}
+          {...busyButton(isFetchingNextPage, () => void fetchNextPage())}
           aria-busy={isFetchingNextPage}
         >
           {isFetchingNextPage ? 'Loading...' : 'Load more'}

@@ -7,6 +7,7 @@ import { paths } from '../../config/paths';
 import type { PasskeyProof, SessionUser } from '../../lib/auth/session-user';
 import { errorMessage } from '../../lib/errors';
 import { preloadPasskeySignIn, useSignInWithPasskey } from './api/sign-in-with-passkey';
+import { busyButton } from '../../lib/busy-button';
 
 /** What the screen around the page provides: the sign-in's last step, navigation, and prefetching. */
 export interface SignInHost {
@@ -66,11 +67,10 @@ export function SignInPage() {
       <button
         type="button"
         className="button button--primary button--large button--block"
-        onClick={onSignIn}
+        {...busyButton(signIn.isPending, onSignIn)}
         onPointerEnter={onSignInIntent}
         onTouchStart={onSignInIntent}
         onFocus={onSignInIntent}
-        disabled={signIn.isPending}
         aria-busy={signIn.isPending}
       >
         <Icon name="key" />

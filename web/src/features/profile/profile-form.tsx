@@ -16,6 +16,7 @@ import {
   withMeasurementSystem,
   type ProfileFormValues,
 } from './profile-values';
+import { busyButton } from '../../lib/busy-button';
 
 const optional = (value: string) => value.trim() || undefined;
 
@@ -110,18 +111,13 @@ export function ProfileForm({ profile, onCancel, onSaved }: ProfileFormProps) {
         />
       </ProfileSection>
       <div className="form__actions">
-        <button
-          type="button"
-          className="button button--secondary"
-          onClick={onCancel}
-          disabled={save.isPending}
-        >
+        <button type="button" className="button button--secondary" {...busyButton(save.isPending, onCancel)}>
           Cancel
         </button>
         <button
           type="submit"
           className="button button--primary"
-          disabled={save.isPending}
+          {...busyButton(save.isPending)}
           aria-busy={save.isPending}
         >
           {save.isPending ? MESSAGES.saving : 'Save Changes'}

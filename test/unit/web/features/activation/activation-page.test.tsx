@@ -19,6 +19,7 @@ import {
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import * as passkey from '../../support/passkey-mock';
 import { renderApp } from '../../support/render-app';
+import { expectBusy } from '../../support/busy';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -125,7 +126,7 @@ describe('/activate', () => {
     const app = await open();
     await fillAndVerify(app);
 
-    expect(await screen.findByRole('button', { name: MESSAGES.verifying })).toBeDisabled();
+    expectBusy(await screen.findByRole('button', { name: MESSAGES.verifying }));
     answer.resolve(new Response(JSON.stringify(validAnswer), { status: 200 }));
     expect(await screen.findByRole('heading', { name: MESSAGES.setUpYourPasskey })).toBeInTheDocument();
     expect(api.callsTo('POST', '/v1/auth/verify-activation')[0]?.body).toEqual({
@@ -303,7 +304,7 @@ describe('/activate', () => {
     const app = await open();
     await fillAndVerify(app);
     await app.user.click(await screen.findByRole('button', { name: MESSAGES.createPasskey }));
-    expect(await screen.findByRole('button', { name: 'Creating Passkey...' })).toBeDisabled();
+    expectBusy(await screen.findByRole('button', { name: 'Creating Passkey...' }));
   });
 
   it('shows a registration failure from the server', async () => {

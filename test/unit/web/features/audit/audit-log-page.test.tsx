@@ -24,6 +24,7 @@ import { deferred, failure, fakeApi, json, type RecordedCall } from '../../suppo
 import { renderApp } from '../../support/render-app';
 import { directoryRoutes } from '../../support/user-management';
 import { SEARCH_DELAY_MS } from '../../../../../web/src/features/user-management/components/user-search';
+import { expectBusy, expectNotBusy } from '../../support/busy';
 
 /** Waits past the search field's pause, and as long again: a search it would send is sent by then. */
 const pastSearchPause = () => new Promise((resolve) => setTimeout(resolve, SEARCH_DELAY_MS * 2));
@@ -384,7 +385,7 @@ describe('Audit Log', () => {
       await app.user.click(screen.getByRole('button', { name: 'Load more' }));
       await waitFor(() => expect(filteredCursors()).toEqual([undefined, 'page-1']));
       expect(await screen.findByText(NONE_YET)).toBeInTheDocument();
-      expect(screen.getByRole('button', { name: 'Load more' })).toBeEnabled();
+      expectNotBusy(screen.getByRole('button', { name: 'Load more' }));
 
       await app.user.click(screen.getByRole('button', { name: 'Load more' }));
       expect(await screen.findByText('1 event shown')).toBeInTheDocument();
@@ -416,10 +417,10 @@ describe('Audit Log', () => {
       const app = await filterAlexAndPasskeyAdded();
       await screen.findByText(NONE_YET);
       await app.user.click(screen.getByRole('button', { name: 'Load more' }));
-      expect(await screen.findByRole('button', { name: 'Loading...' })).toBeDisabled();
+      expectBusy(await screen.findByRole('button', { name: 'Loading...' }));
       secondPage.resolve();
       // The second page is in, still with none matching, and older pages remain.
-      expect(await screen.findByRole('button', { name: 'Load more' })).toBeEnabled();
+      expectNotBusy(await screen.findByRole('button', { name: 'Load more' }));
       expect(screen.getByText(NONE_YET)).toBeInTheDocument();
       expect(screen.queryByText('No events match these filters.')).not.toBeInTheDocument();
       await app.user.click(await screen.findByRole('button', { name: 'Load more' }));
@@ -440,7 +441,7 @@ describe('Audit Log', () => {
     );
     const app = await open();
     await app.user.click(screen.getByRole('button', { name: 'Load more' }));
-    expect(await screen.findByRole('button', { name: 'Loading...' })).toBeDisabled();
+    expectBusy(await screen.findByRole('button', { name: 'Loading...' }));
     next.resolve(json(auditPage([auditEvent()])));
     await screen.findByText('2 events shown');
   });
@@ -455,7 +456,7 @@ describe('Audit Log', () => {
       'Could not load the audit logCursor is not valid',
     );
     expect(rows()).toHaveLength(1);
-    expect(screen.getByRole('button', { name: 'Load more' })).toBeEnabled();
+    expectNotBusy(screen.getByRole('button', { name: 'Load more' }));
   });
 
   it("shows the admin's own passkey change when opened again, within its 60 s of freshness", async () => {

@@ -15,6 +15,7 @@ import {
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import * as passkey from '../../support/passkey-mock';
 import { renderApp } from '../../support/render-app';
+import { expectBusy, expectNotBusy } from '../../support/busy';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -72,7 +73,7 @@ describe('/signin', () => {
     await app.user.click(await signInButton());
 
     const busy = await screen.findByRole('button', { name: MESSAGES.authenticating });
-    expect(busy).toBeDisabled();
+    expectBusy(busy);
     prompt.resolve(authenticationResponse());
     await waitFor(() => expect(app.location().pathname).toBe('/dashboard'));
   });
@@ -90,7 +91,7 @@ describe('/signin', () => {
     );
     expect(cognito.signInWithPasskeyProof).not.toHaveBeenCalled();
     expect(app.location().pathname).toBe('/signin');
-    expect(screen.getByRole('button', { name: MESSAGES.signInWithPasskey })).toBeEnabled();
+    expectNotBusy(screen.getByRole('button', { name: MESSAGES.signInWithPasskey }));
   });
 
   it('tells the browser about a passkey the server does not know (Signal API), where it can', async () => {

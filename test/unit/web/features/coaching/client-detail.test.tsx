@@ -17,6 +17,7 @@ import {
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { heardOnFocus } from '../../support/focus';
 import { renderApp } from '../../support/render-app';
+import { expectBusy, expectNotBusy } from '../../support/busy';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -236,15 +237,21 @@ describe('Client detail', () => {
     expect(keys[2]).not.toBe(keys[0]);
   });
 
-  it("shows 'Saving...' while the note is saved", async () => {
+  it("shows 'Saving...' while the note is saved, keeping the focus, and sends nothing more when pressed", async () => {
     const answer = deferred<Response>();
     api.set(`POST ${BASE}/notes`, () => answer.promise);
     const app = await open();
     await app.user.type(notesSection().getByLabelText('Note'), 'Hello');
     await app.user.click(notesSection().getByRole('button', { name: 'Save note' }));
-    expect(await notesSection().findByRole('button', { name: MESSAGES.saving })).toBeDisabled();
+    const busy = await notesSection().findByRole('button', { name: MESSAGES.saving });
+    expectBusy(busy);
+    expect(busy).toHaveFocus();
+    // Pressed again, or Enter in the form: the busy submit does nothing.
+    await app.user.click(busy);
+    await app.user.keyboard('{Enter}');
+    expect(api.callsTo('POST', `${BASE}/notes`)).toHaveLength(1);
     answer.resolve(json(coachNote({ text: 'Hello' }), 201));
-    expect(await notesSection().findByRole('button', { name: 'Save note' })).toBeEnabled();
+    expectNotBusy(await notesSection().findByRole('button', { name: 'Save note' }));
   });
 
   it.each([

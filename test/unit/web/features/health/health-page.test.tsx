@@ -17,6 +17,7 @@ import { deferred, failure, fakeApi, json, type RecordedCall } from '../../suppo
 import { renderApp } from '../../support/render-app';
 import { expectHeldOpen } from '../../support/modal';
 import { SAVE_FAILED } from '../../../../../web/src/features/health/use-entry-form';
+import { expectBusy, expectNotBusy } from '../../support/busy';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -282,7 +283,7 @@ describe('Log Measurement dialog', () => {
       expect(alert).toHaveTextContent(SAVE_FAILED);
       expect(alert).not.toHaveTextContent(offline().message);
       expect(api.callsTo('POST', '/v1/measurements')).toHaveLength(2);
-      expect(dialog.getByRole('button', { name: 'Save' })).toBeEnabled();
+      expectNotBusy(dialog.getByRole('button', { name: 'Save' }));
     },
   );
 
@@ -379,7 +380,7 @@ describe('Log Measurement dialog', () => {
   it("shows 'Saving...' while busy and 'Entry saved' after", async () => {
     const answer = deferred<Response>();
     const { dialog } = await saveGlucose(() => answer.promise);
-    expect(await dialog.findByRole('button', { name: MESSAGES.saving })).toBeDisabled();
+    expectBusy(await dialog.findByRole('button', { name: MESSAGES.saving }));
     answer.resolve(json(measurement({ value: 101, takenAt: new Date().toISOString() }), 201));
     expect(await screen.findByText(HEALTH_MESSAGES.entrySaved)).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
@@ -395,7 +396,7 @@ describe('Log Measurement dialog', () => {
     answer.resolve(failure(400, 'Date and time cannot be in the future'));
     expect(await dialog.findByRole('alert')).toHaveTextContent('Date and time cannot be in the future');
     // Settled: it closes again as before.
-    expect(dialog.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+    expectNotBusy(dialog.getByRole('button', { name: 'Cancel' }));
     await app.user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     // The busy spell did not restart the focus trap: focus goes back to the button that opened it.
@@ -417,7 +418,7 @@ describe('Log Measurement dialog', () => {
       expect(await dialog.findByRole('alert', undefined, { timeout: 5_000 })).toBeInTheDocument();
       // Tried, and tried once more (SPEC section 9), not held until the network returns.
       expect(attempts).toBe(2);
-      expect(dialog.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+      expectNotBusy(dialog.getByRole('button', { name: 'Cancel' }));
       await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     } finally {

@@ -13,6 +13,7 @@ import {
   sessionUser,
   sleepLog,
 } from '../../support/factories';
+import { expectBusy, expectNotBusy } from '../../support/busy';
 import { deferred, failure, fakeApi, json, type RecordedCall } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 
@@ -355,10 +356,10 @@ describe('Metrics & Analytics', () => {
 
     expect(await screen.findByText('Entry deleted')).toBeInTheDocument();
     // The first is still under way: its button waits.
-    expect(button(first)).toBeDisabled();
+    expectBusy(button(first));
     slow.resolve(json({ message: 'Forbidden' }, 403));
     expect(await screen.findByRole('alert')).toHaveTextContent('Forbidden');
-    await waitFor(() => expect(button(first)).toBeEnabled());
+    await waitFor(() => expectNotBusy(button(first)));
   });
 
   it('says the entry is deleted when the retry of a delete whose answer was lost finds it gone (404)', async () => {

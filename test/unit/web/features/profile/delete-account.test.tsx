@@ -5,6 +5,7 @@ import * as cognito from '../../support/cognito-mock';
 import { completeProfile, sessionUser } from '../../support/factories';
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
+import { expectBusy } from '../../support/busy';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -109,7 +110,7 @@ describe('Profile page: Export my data and Delete my account', () => {
     expect(backdrop).not.toBeNull();
     await app.user.click(backdrop as Element);
     expect(screen.getByRole('dialog', { name: 'Delete my account' })).toBeInTheDocument();
-    expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    expectBusy(dialog.getByRole('button', { name: 'Cancel' }));
 
     await act(async () => answer.resolve(new Response(null, { status: 204 })));
     await waitFor(() => expect(app.location().pathname).toBe('/signin'));

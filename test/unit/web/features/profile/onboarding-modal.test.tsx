@@ -6,6 +6,7 @@ import { completeProfile, newProfile, sessionUser } from '../../support/factorie
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { heardOnFocus } from '../../support/focus';
 import { renderApp } from '../../support/render-app';
+import { expectBusy } from '../../support/busy';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -221,7 +222,7 @@ describe('onboarding modal', () => {
     const { app, dialog, save } = await open();
     await fillValid(app, dialog);
     await app.user.click(save);
-    expect(await dialog.findByRole('button', { name: MESSAGES.saving })).toBeDisabled();
+    expectBusy(await dialog.findByRole('button', { name: MESSAGES.saving }));
     answer.resolve(json(completeProfile()));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });

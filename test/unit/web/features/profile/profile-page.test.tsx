@@ -7,6 +7,7 @@ import { adminUser, auditEvent, completeProfile, sessionUser, USER_ID } from '..
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 import { directoryRoutes } from '../../support/user-management';
+import { expectBusy } from '../../support/busy';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -243,7 +244,7 @@ describe('Profile page', () => {
     const app = await open();
     await app.user.click(screen.getByRole('button', { name: 'Edit Profile' }));
     await app.user.click(screen.getByRole('button', { name: 'Save Changes' }));
-    expect(await screen.findByRole('button', { name: MESSAGES.saving })).toBeDisabled();
+    expectBusy(await screen.findByRole('button', { name: MESSAGES.saving }));
     answer.resolve(json(completeProfile()));
     expect(await screen.findByRole('button', { name: 'Edit Profile' })).toBeInTheDocument();
   });

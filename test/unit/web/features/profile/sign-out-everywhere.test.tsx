@@ -8,6 +8,7 @@ import * as cognito from '../../support/cognito-mock';
 import { completeProfile, sessionUser } from '../../support/factories';
 import { deferred, failure, fakeApi } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
+import { expectBusy } from '../../support/busy';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -71,7 +72,7 @@ describe('Profile page: Sign out everywhere', () => {
     await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
     await app.user.keyboard('{Escape}');
     expect(screen.getByRole('dialog', { name: `${SIGN_OUT_EVERYWHERE}?` })).toBeInTheDocument();
-    expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    expectBusy(dialog.getByRole('button', { name: 'Cancel' }));
 
     await act(async () => answer.resolve(new Response(null, { status: 204 })));
     await waitFor(() => expect(app.location().pathname).toBe('/signin'));

@@ -10,6 +10,7 @@ import { MESSAGES } from '../../../../../shared/messages';
 import type { AdminUserListItem, Invitation } from '../../../../../shared/schemas';
 import * as cognito from '../../support/cognito-mock';
 import { adminUser, coachClient, completeProfile, invitation, sessionUser } from '../../support/factories';
+import { expectBusy, expectNotBusy } from '../../support/busy';
 import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 import { cell, directoryRoutes, openUserManagement } from '../../support/user-management';
@@ -276,12 +277,10 @@ describe('User Management: account lifecycle', () => {
       ),
     );
     // The first is still under way: its row says so and cannot be pressed again.
-    expect(screen.getByRole('button', { name: 'Deleting... invitation for new@example.com' })).toBeDisabled();
+    expectBusy(screen.getByRole('button', { name: 'Deleting... invitation for new@example.com' }));
     slow.resolve(failure(409, 'Only pending invitations can be deleted'));
     expect(await screen.findByRole('alert')).toHaveTextContent('Only pending invitations can be deleted');
-    expect(
-      await screen.findByRole('button', { name: 'Delete invitation for new@example.com' }),
-    ).toBeEnabled();
+    expectNotBusy(await screen.findByRole('button', { name: 'Delete invitation for new@example.com' }));
   });
 
   it('shows a delete that was cut short as Being deleted, with Delete alone to finish it now', async () => {

@@ -9,6 +9,7 @@ import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 import { cell, directoryRoutes, openUserManagement } from '../../support/user-management';
 import { expectHeldOpen } from '../../support/modal';
+import { expectBusy } from '../../support/busy';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -142,7 +143,7 @@ describe('User Management: coaches', () => {
     const { app, dialog } = await openDialog();
     await app.user.click(dialog.getByRole('radio', { name: /^Morgan Lee/ }));
     await app.user.click(dialog.getByRole('button', { name: 'Assign' }));
-    expect(await dialog.findByRole('button', { name: 'Assigning...' })).toBeDisabled();
+    expectBusy(await dialog.findByRole('button', { name: 'Assigning...' }));
     answer.resolve(json({ userId: CLIENT.userId, coachId: MORGAN.userId }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });

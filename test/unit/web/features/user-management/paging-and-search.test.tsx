@@ -15,6 +15,7 @@ import {
   shownEmails,
 } from '../../support/user-management';
 import { SEARCH_DELAY_MS } from '../../../../../web/src/features/user-management/components/user-search';
+import { expectBusy, expectNotBusy } from '../../support/busy';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -151,9 +152,9 @@ describe('User Management: pages, search and counts', () => {
     const routes = directoryRoutes({ users: () => users, invitations: () => invitations, pageSize: 2 });
     api.set(`GET ${USERS}`, (call) => (call.query.cursor ? answer.promise : routes[`GET ${USERS}`](call)));
     await app.user.click(loadMore());
-    expect(await screen.findByRole('button', { name: 'Loading...' })).toBeDisabled();
+    expectBusy(await screen.findByRole('button', { name: 'Loading...' }));
     answer.resolve(routes[`GET ${USERS}`](streamCalls(api, USERS).at(-1)!));
-    expect(await screen.findByRole('button', { name: 'Load more' })).toBeEnabled();
+    expectNotBusy(await screen.findByRole('button', { name: 'Load more' }));
     expect(shownEmails()).toHaveLength(4);
   });
 
@@ -166,7 +167,7 @@ describe('User Management: pages, search and counts', () => {
     await app.user.click(loadMore());
     expect(await screen.findByRole('alert')).toHaveTextContent('Could not load usersCursor is not valid');
     expect(shownEmails()).toEqual(['p10@example.com', 'p9@example.com']);
-    expect(loadMore()).toBeEnabled();
+    expectNotBusy(loadMore());
   });
 
   it('pages the Pending Invitations and Activated tabs through their own list', async () => {

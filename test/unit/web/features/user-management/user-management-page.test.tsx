@@ -8,6 +8,7 @@ import { deferred, failure, fakeApi, json } from '../../support/fake-api';
 import { renderApp } from '../../support/render-app';
 import { directoryRoutes, openUserManagement } from '../../support/user-management';
 import { expectHeldOpen } from '../../support/modal';
+import { expectBusy } from '../../support/busy';
 
 vi.mock('../../../../../web/src/lib/auth/cognito', () => import('../../support/cognito-mock'));
 vi.mock('../../../../../web/src/lib/passkey', () => import('../../support/passkey-mock'));
@@ -313,7 +314,7 @@ describe('Invite modal', () => {
 
   it('shows Creating... while the invitation is created', async () => {
     const { dialog, answer } = await creating();
-    expect(dialog.getByRole('button', { name: MESSAGES.creating })).toBeDisabled();
+    expectBusy(dialog.getByRole('button', { name: MESSAGES.creating }));
     answer.resolve(json(invitation({ email: 'new@example.com' }), 201));
     expect(await dialog.findByText('ABCD-2345-EFGH-6789')).toBeInTheDocument();
   });

@@ -6,6 +6,7 @@ import { describedBy, FieldShell } from '../../../components/form-field';
 import { errorMessage } from '../../../lib/errors';
 import { useFocusAfterRender } from '../../../lib/use-focus-after-render';
 import { useCreateClientNote } from '../api/create-client-note';
+import { busyButton } from '../../../lib/busy-button';
 
 /** Not worded by SPEC-2 (docs/decisions/043-coaching-screens.md). */
 const SAVE_FAILED = 'Could not save the note. Please try again.';
@@ -70,7 +71,7 @@ export function NoteForm({ userId, clientName }: { userId: string; clientName: s
         <button
           type="submit"
           className="button button--primary"
-          disabled={create.isPending}
+          {...busyButton(create.isPending)}
           aria-busy={create.isPending}
         >
           {create.isPending ? MESSAGES.saving : 'Save note'}

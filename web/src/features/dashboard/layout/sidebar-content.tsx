@@ -7,6 +7,7 @@ import { Icon, Logo } from '../../../components/icon';
 import { useSessionUser } from '../../../lib/auth/auth-provider';
 import { useSignOutToSignIn } from '../../../lib/auth/use-sign-out';
 import { navItemsFor } from '../nav-items';
+import { busyButton } from '../../../lib/busy-button';
 
 /** Brand, role-filtered navigation and the footer (email, version, Sign Out). */
 export function SidebarContent() {
@@ -45,8 +46,7 @@ export function SidebarContent() {
         <button
           type="button"
           className="button button--secondary button--block"
-          onClick={() => void onSignOut()}
-          disabled={signingOut}
+          {...busyButton(signingOut, () => void onSignOut())}
         >
           <Icon name="logout" />
           Sign Out

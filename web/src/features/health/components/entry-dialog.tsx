@@ -2,6 +2,7 @@ import type { FormEvent, ReactNode } from 'react';
 import { MESSAGES } from '../../../../../shared/messages';
 import { Alert } from '../../../components/alert';
 import { Modal } from '../../../components/overlay/modal';
+import { busyButton } from '../../../lib/busy-button';
 
 interface EntryDialogProps {
   title: string;
@@ -39,10 +40,15 @@ export function EntryDialog({
         {serverError && <Alert tone="error">{serverError}</Alert>}
         {children}
         <div className="form__actions">
-          <button type="button" className="button button--secondary" onClick={onClose} disabled={isSaving}>
+          <button type="button" className="button button--secondary" {...busyButton(isSaving, onClose)}>
             Cancel
           </button>
-          <button type="submit" className="button button--primary" disabled={isSaving} aria-busy={isSaving}>
+          <button
+            type="submit"
+            className="button button--primary"
+            {...busyButton(isSaving)}
+            aria-busy={isSaving}
+          >
             {isSaving ? MESSAGES.saving : 'Save'}
           </button>
         </div>

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Alert } from '../../../components/alert';
 import { errorMessage } from '../../../lib/errors';
 import { useExportRecords, type ExportFormat } from '../api/export-records';
+import { busyButton } from '../../../lib/busy-button';
 
 const FORMATS: readonly { format: ExportFormat; label: string }[] = [
   { format: 'json', label: 'Download JSON' },
@@ -33,9 +34,8 @@ export function ExportRecords() {
             key={format}
             type="button"
             className="button button--secondary"
-            disabled={exporting.isPending}
+            {...busyButton(exporting.isPending, () => exporting.mutate(format))}
             aria-busy={busy === format}
-            onClick={() => exporting.mutate(format)}
           >
             {busy === format ? 'Preparing...' : label}
           </button>

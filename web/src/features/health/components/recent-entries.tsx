@@ -5,6 +5,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { useKeepFocusAfterMore, useKeepFocusIn } from '../../../lib/keep-focus';
 import { summarize, targetLabel, type Entry } from '../entries';
 import { formatDateTime } from '../health-format';
+import { busyButton } from '../../../lib/busy-button';
 
 /** How many entries show at first, and how many more each 'Show more' adds. */
 export const PAGE_SIZE = 20;
@@ -67,8 +68,7 @@ export function RecentEntries({
                   className="button button--danger button--small"
                   // Starts with the visible word (WCAG 2.5.3), then says which entry.
                   aria-label={`Delete ${title} from ${when}`}
-                  onClick={() => onDelete(entry)}
-                  disabled={deleting?.has(entry.id) ?? false}
+                  {...busyButton(deleting?.has(entry.id) ?? false, () => onDelete(entry))}
                 >
                   Delete
                 </button>

@@ -12,6 +12,7 @@ import { ProfileSection } from '../profile-view';
 import { AddPasskeyForm } from './add-passkey-form';
 import { PasskeyActionError } from './passkey-action-error';
 import { RenamePasskeyModal } from './rename-passkey-modal';
+import { busyButton } from '../../../lib/busy-button';
 
 /** Not worded by SPEC-2 (docs/decisions/045-account-screens.md). */
 const LOAD_FAILED = 'Could not load your passkeys';
@@ -109,8 +110,9 @@ export function PasskeysSection() {
                   type="button"
                   className="button button--danger button--small"
                   aria-label={`${ACCOUNT_LABELS.remove} ${passkey.name}`}
-                  onClick={() => onRemove(passkey)}
-                  disabled={remove.isPending && remove.variables === passkey.credentialId}
+                  {...busyButton(remove.isPending && remove.variables === passkey.credentialId, () =>
+                    onRemove(passkey),
+                  )}
                 >
                   {ACCOUNT_LABELS.remove}
                 </button>

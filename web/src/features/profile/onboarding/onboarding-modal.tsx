@@ -14,6 +14,7 @@ import {
   validateOnboarding,
   type OnboardingErrors,
 } from './validate-onboarding';
+import { busyButton } from '../../../lib/busy-button';
 
 /** The browser's default system until the person has chosen one (SPEC section 9). */
 const initialValues = (profile: UserProfile): ProfileFormValues =>
@@ -62,7 +63,7 @@ export function OnboardingModal({ profile }: { profile: UserProfile }) {
           <button
             type="submit"
             className="button button--primary"
-            disabled={save.isPending}
+            {...busyButton(save.isPending)}
             aria-busy={save.isPending}
           >
             {save.isPending ? MESSAGES.saving : 'Save and Continue'}

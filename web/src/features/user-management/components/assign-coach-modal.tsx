@@ -6,6 +6,7 @@ import { errorMessage } from '../../../lib/errors';
 import { useAssignCoach, useUnassignCoach } from '../api/assign-coach';
 import type { UserEntry } from '../merge-entries';
 import { UNASSIGN_COACH } from './user-actions';
+import { busyButton } from '../../../lib/busy-button';
 
 /** Not worded by SPEC-2 (docs/decisions/043-coaching-screens.md). */
 const CHANGE_FAILED = 'Could not change the coach. Please try again.';
@@ -97,15 +98,14 @@ export function AssignCoachModal({ client, coaches, onClose, onDone }: AssignCoa
           <EmptyState>{NO_COACHES}</EmptyState>
         )}
         <div className="form__actions">
-          <button type="button" className="button button--secondary" onClick={onClose} disabled={busy}>
+          <button type="button" className="button button--secondary" {...busyButton(busy, onClose)}>
             Cancel
           </button>
           {client.coachId && (
             <button
               type="button"
               className="button button--danger"
-              onClick={remove}
-              disabled={busy}
+              {...busyButton(busy, remove)}
               aria-busy={unassign.isPending}
             >
               {unassign.isPending ? 'Unassigning...' : 'Unassign'}
@@ -115,7 +115,8 @@ export function AssignCoachModal({ client, coaches, onClose, onDone }: AssignCoa
             <button
               type="submit"
               className="button button--primary"
-              disabled={busy || !coachId || coachId === client.coachId}
+              disabled={!busy && (!coachId || coachId === client.coachId)}
+              {...busyButton(busy)}
               aria-busy={assign.isPending}
             >
               {assign.isPending ? 'Assigning...' : 'Assign'}

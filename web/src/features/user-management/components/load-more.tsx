@@ -3,6 +3,7 @@ import { Alert } from '../../../components/alert';
 import { errorMessage } from '../../../lib/errors';
 import { useKeepFocusAfterMore } from '../../../lib/keep-focus';
 import type { TabView } from '../use-user-directory';
+import { busyButton } from '../../../lib/busy-button';
 
 /** Not worded by the SPEC: the title of the page's own load failure. */
 export const LOAD_FAILED = 'Could not load users';
@@ -29,8 +30,8 @@ export function LoadMore({ view, list }: LoadMoreProps) {
         ref={button}
         type="button"
         className="button button--secondary"
-        onClick={view.loadMore}
-        disabled={view.loadingMore || !view.canLoadMore}
+        disabled={!view.loadingMore && !view.canLoadMore}
+        {...busyButton(view.loadingMore, view.loadMore)}
         aria-busy={view.loadingMore}
       >
         {view.loadingMore ? 'Loading...' : 'Load more'}

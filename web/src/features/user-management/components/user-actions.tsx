@@ -1,5 +1,6 @@
 import { ACCOUNT_LABELS } from '../../../../../shared/account';
 import { isInvitation, type UserEntry } from '../merge-entries';
+import { busyButton } from '../../../lib/busy-button';
 
 /** What a row's action under way is, so its buttons wait and say so. */
 export type PendingAction = 'delete' | 'status' | 'resend';
@@ -39,8 +40,7 @@ function Action({ label, email, onClick, danger = false, busy = false, disabled 
       type="button"
       className={`button button--small ${danger ? 'button--danger' : 'button--secondary'}`}
       aria-label={`${busy || label} ${email}`}
-      onClick={onClick}
-      disabled={disabled}
+      {...busyButton(disabled, onClick)}
     >
       {busy || label}
     </button>
