@@ -80,6 +80,10 @@ const ERASE_TABLES: FunctionDefinition['tables'] = {
     // The person's own coaching ended with the disable that starts the erase (read, then unassigned
     // or checked to have none); the clients of an erased coach unassigned.
     { actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'], keys: ['client#*'] },
+    // The erased coach's clients found through their client items (read consistently) and byCoach (the
+    // assignments made before those were kept); each item deleted with its unassignment, and the one
+    // naming the person, should their state still name a coach.
+    { actions: ['Query', 'DeleteItem'], keys: ['coach#*'] },
     { actions: ['Query'], index: 'byCoach' },
   ],
   authChallenges: [{ actions: ['DeleteItem'], keys: ['registration#*', 'recovery#*', 'passkey#*'] }],
@@ -192,11 +196,13 @@ const LIFECYCLE_ROUTES = (): RouteDefinition[] => [
     // The guarded transaction: the acting admin's account checked, the person's updated, and the
     // person's own coaching ended with it when they leave `users` (their state read, then updated
     // with its event, or checked to have no coach). Then the clients they coach, if they leave
-    // `coaches` (found through byCoach).
+    // `coaches` (found through their client items, read consistently, and byCoach). Each unassignment
+    // deletes the coach's client item.
     tables: {
       accounts: [{ actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'] }],
       coaching: [
         { actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'], keys: ['client#*'] },
+        { actions: ['Query', 'DeleteItem'], keys: ['coach#*'] },
         { actions: ['Query'], index: 'byCoach' },
       ],
       auditEvents: [{ actions: ['PutItem'] }],
@@ -210,10 +216,13 @@ const LIFECYCLE_ROUTES = (): RouteDefinition[] => [
     auth: 'admin',
     entry: 'lambdas/api/admin/disable-user.ts',
     // The guarded transaction, and the person's coaching ended with it (their state read, then updated
-    // with its event, or checked to have no coach).
+    // with its event and their coach's client item deleted, or checked to have no coach).
     tables: {
       accounts: [{ actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'] }],
-      coaching: [{ actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'], keys: ['client#*'] }],
+      coaching: [
+        { actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'], keys: ['client#*'] },
+        { actions: ['DeleteItem'], keys: ['coach#*'] },
+      ],
       auditEvents: [{ actions: ['PutItem'] }],
     },
     // Enable too: Cognito follows the account's status, should an enable have committed meanwhile.
@@ -582,11 +591,14 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     tables: {
       // Both people must have completed activation (a profile).
       profiles: [{ actions: ['BatchGetItem'] }],
-      // Reads the client's state; one transaction sets the coach and writes the audit event, only
-      // while both accounts still hold their roles and the acting admin is still an active admin
-      // (checked in it; read again when it fails).
+      // Reads the client's state; one transaction sets the coach, puts the coach's client item (the
+      // previous coach's deleted) and writes the audit event, only while both accounts still hold their
+      // roles and the acting admin is still an active admin (checked in it; read again when it fails).
       accounts: [{ actions: ['ConditionCheckItem'] }],
-      coaching: [{ actions: ['GetItem', 'UpdateItem'], keys: ['client#*'] }],
+      coaching: [
+        { actions: ['GetItem', 'UpdateItem'], keys: ['client#*'] },
+        { actions: ['PutItem', 'DeleteItem'], keys: ['coach#*'] },
+      ],
       auditEvents: [{ actions: ['PutItem'] }],
     },
     // Finds each person by id and reads their groups.
@@ -599,7 +611,11 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     auth: 'admin',
     entry: 'lambdas/api/admin/unassign-coach.ts',
     tables: {
-      coaching: [{ actions: ['GetItem', 'UpdateItem'], keys: ['client#*'] }],
+      // The client's state, and the coach's client item deleted in the same transaction.
+      coaching: [
+        { actions: ['GetItem', 'UpdateItem'], keys: ['client#*'] },
+        { actions: ['DeleteItem'], keys: ['coach#*'] },
+      ],
       // The unassignment commits only while the acting admin is still an active admin.
       accounts: [{ actions: ['ConditionCheckItem'] }],
       auditEvents: [{ actions: ['PutItem'] }],
@@ -814,6 +830,7 @@ export const SCHEDULED = {
         { actions: ['BatchWriteItem'], keys: ['notes#*', 'client#*'] },
         // A client's unassignment, and its state read again when that was cancelled.
         { actions: ['GetItem', 'UpdateItem'], keys: ['client#*'] },
+        { actions: ['Query', 'DeleteItem'], keys: ['coach#*'] },
         { actions: ['Query'], index: 'byCoach' },
       ],
       // The account read again and deleted last; the counts updated in the same transaction.

@@ -133,7 +133,11 @@ export const TABLES = {
    *   author is stored as `authorId`, so no note is ever in `byCoach`;
    * - a note's idempotency key (decision 061): `pk` = `notes#{clientId}`, `sk` = `key#{coachId}#{key}`,
    *   holding the note's `noteSk`. It sorts after every note (`k` after the digits of a time), so the
-   *   lists ask for `sk < key#`, and it goes with the notes when the client's account is erased.
+   *   lists ask for `sk < key#`, and it goes with the notes when the client's account is erased;
+   * - a coach's client (decision 042, 2026-11-27): `pk` = `coach#{coachId}`, `sk` = `client#{clientId}`,
+   *   put in the transaction that assigns and deleted in every one that removes the state's `coachId`,
+   *   so a consistent Query finds every client of a coach, which `byCoach` (lagging in AWS) may not. It
+   *   holds no `coachId`, so it is never in `byCoach`.
    */
   coaching: {
     id: 'coaching',

@@ -13,11 +13,11 @@ import type { Caller } from './http';
 import { accountCheckItem, getAccountGate } from './repositories/accounts';
 import {
   coachOfCheckItem,
-  findCoachClientIds,
+  findAllCoachClientIds,
   getClientCoach,
   noCoachCheckItem,
   unassignCoach,
-  unassignItem,
+  unassignItems,
 } from './repositories/coaching';
 import { getProfileNames, personOf, type ProfileNames } from './repositories/profiles';
 import { whileSessionHolds } from './session';
@@ -76,7 +76,7 @@ export const endCoachingItems = async (
   const coachId = (await getClientCoach(clientId))?.coachId;
   return coachId === undefined
     ? [noCoachCheckItem(clientId)]
-    : [unassignItem(clientId, coachId), unassignedEvent(origin, actorId, clientId, coachId, reason)];
+    : [...unassignItems(clientId, coachId), unassignedEvent(origin, actorId, clientId, coachId, reason)];
 };
 
 const ATTEMPTS = 3;
@@ -103,7 +103,10 @@ export const unassignCoachOf = async (
 };
 
 /**
- * Unassigns every client of `coachId`, each in one transaction with its `coach.unassigned` event. A
+ * Unassigns every client of `coachId`, each in one transaction with its `coach.unassigned` event. The
+ * clients are found through the coach's client items, read consistently (an assignment committed a
+ * moment before is never missed, as it could be by `byCoach`, which lags its table in AWS), and through
+ * `byCoach` too, for assignments made before those items were kept (`findAllCoachClientIds`). A
  * cancelled one (the client's coach changed meanwhile, or it collided with their health writes) is read
  * again and tried again while the state still names this coach (`unassignCoachOf`): done once no client
  * found has this coach, else a 409 (the caller's work is tried again: a retry of the role change, the
@@ -115,7 +118,7 @@ export const unassignClientsOf = async (
   actorId: string,
   reason: UnassignReason,
 ): Promise<void> => {
-  for (const clientId of await findCoachClientIds(coachId)) {
+  for (const clientId of await findAllCoachClientIds(coachId)) {
     const event = unassignedEvent(origin, actorId, clientId, coachId, reason);
     if (!(await unassignCoach(clientId, coachId, event)))
       await unassignCoachOf(clientId, origin, actorId, reason, coachId);

@@ -17,6 +17,7 @@ import { unassignClientsOf } from './coaching';
 import { tableName } from './env';
 import { deleteCognitoUser, signOutEverywhere } from './cognito-users';
 import { deleteAccount, type ErasingAccount } from './repositories/accounts';
+import { coachClientKey, getClientCoach } from './repositories/coaching';
 import { findPasskeyIdsOfUser } from './repositories/passkeys';
 
 /** One item by key (already gone is fine). */
@@ -105,6 +106,11 @@ export const eraseAccount = async (account: ErasingAccount, origin: RequestOrigi
     },
     ['pk', 'sk'],
   );
+  // The commit that began the erase ended the person's coaching; should their state still name a coach
+  // (a state written before that was so), that coach's client item naming them goes too: before the
+  // state, so that an erase cut short in between still finds it when run again.
+  const coachId = (await getClientCoach(userId))?.coachId;
+  if (coachId !== undefined) await deleteItem('coaching', coachClientKey(coachId, userId));
   await batchDeleteAll(tableName('coaching'), [...notes, { pk: `client#${userId}`, sk: 'state' }]);
   // A coach's clients keep their records and notes, and lose their coach: before the account item goes,
   // so that an erase cut short here (a state that kept changing: 409) is finished by FinishErases,

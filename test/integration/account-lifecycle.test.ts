@@ -18,7 +18,7 @@ import type { Invitation } from '../../shared/schemas';
 import { TABLE_KEYS } from '../../shared/tables';
 import { LOCAL_USER_POOL_ID } from '../../infra/local/stack';
 import { localDocuments } from '../fixtures/aws-env';
-import { interleave, refuse } from '../fixtures/interleave';
+import { interleave, refuse, staleIndex } from '../fixtures/interleave';
 import { startPeople, type People, type Person } from '../fixtures/health-people';
 import { SoftwareAuthenticator } from '../fixtures/software-authenticator';
 
@@ -1369,6 +1369,41 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
       [{ details: { coachId: coach3.userId, reason: 'coach-deleted' } }],
     );
     expect(await traces({ userId: coach3.userId, email })).toEqual([]);
+  });
+
+  it("unassigns a deleted coach's client assigned a moment before, though byCoach does not list them yet", async () => {
+    const email = 'coach4@example.com';
+    const coach4 = await activatedPerson(email, ['coaches']);
+    const client = await activatedPerson('client4@example.com');
+    // byCoach as it was before the assignment (in AWS the index can lag its table): no client.
+    const lagging = await staleIndex(
+      {
+        TableName: world.stack.tables.coaching,
+        IndexName: 'byCoach',
+        KeyConditionExpression: 'coachId = :coach',
+        ExpressionAttributeValues: { ':coach': coach4.userId },
+      },
+      coach4.userId,
+    );
+    try {
+      const assigned = await api('PUT', `/internal/v1/admin/users/${client.userId}/coach`, token.admin, {
+        coachId: coach4.userId,
+      });
+      expect(assigned.status).toBe(200);
+      expect((await api('DELETE', `/internal/v1/admin/users/${coach4.userId}`, token.admin)).status).toBe(
+        204,
+      );
+      expect(lagging.answered()).toBeGreaterThan(0);
+    } finally {
+      lagging.remove();
+    }
+    const state = (await world.scan('coaching')).find((item) => item.pk === `client#${client.userId}`);
+    expect(state).toBeDefined();
+    expect(state?.coachId).toBeUndefined();
+    expect(await auditOf('coach.unassigned', client.userId)).toMatchObject([
+      { details: { coachId: coach4.userId, reason: 'coach-deleted' } },
+    ]);
+    expect(await traces({ userId: coach4.userId, email })).toEqual([]);
   });
 
   it('fails a sign-in that was under way when the person was deleted', async () => {

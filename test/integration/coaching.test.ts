@@ -18,7 +18,7 @@ import type { AdminUserListItem } from '../../shared/schemas';
 import { TABLES } from '../../shared/tables';
 import { createTables } from '../../infra/local/tables';
 import { localDocuments, storeAuditEvent } from '../fixtures/aws-env';
-import { interleave } from '../fixtures/interleave';
+import { interleave, staleIndex } from '../fixtures/interleave';
 import { startPeople, type People, type Person } from '../fixtures/health-people';
 
 type Who = 'u' | 'v' | 'c' | 'd';
@@ -945,6 +945,37 @@ describe('a role change', () => {
       race.remove();
     }
     expect(race.fired()).toBe(true);
+  });
+
+  it("unassigns a former coach's client assigned a moment before, though byCoach does not list them yet", async () => {
+    const k = await newClient('coach.k@example.com');
+    expect((await changeRoles(k, ['coaches'])).status).toBe(200);
+    const z = await newClient('client.z@example.com');
+    // byCoach as it was before the assignment (in AWS the index can lag its table): K has no client.
+    const lagging = await staleIndex(
+      {
+        TableName: world.stack.tables.coaching,
+        IndexName: 'byCoach',
+        KeyConditionExpression: 'coachId = :coach',
+        ExpressionAttributeValues: { ':coach': k.userId },
+      },
+      k.userId,
+    );
+    try {
+      expect((await assign(z.userId, k.userId)).status).toBe(200);
+      expect((await changeRoles(k, ['users'])).status).toBe(200);
+      expect(lagging.answered()).toBeGreaterThan(0);
+    } finally {
+      lagging.remove();
+    }
+    const state = (await world.scan('coaching')).find((item) => item.pk === `client#${z.userId}`);
+    expect(state).toBeDefined();
+    expect(state?.coachId).toBeUndefined();
+    expect(await unassignedEventsOf(z.userId)).toMatchObject([
+      { actorId: world.admin.userId, details: { coachId: k.userId, reason: 'roles-changed' } },
+    ]);
+    // Nothing is left of the assignment: not the coach's client item either.
+    expect((await world.scan('coaching')).filter((item) => item.pk === `coach#${k.userId}`)).toEqual([]);
   });
 
   it('refuses an assignment that read the groups before a role change committed', async () => {

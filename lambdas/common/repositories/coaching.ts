@@ -19,6 +19,23 @@ const STATE = 'state';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const stateKey = (clientId: string) => ({ pk: `client#${clientId}`, sk: STATE });
+/**
+ * A coach's consistent list of clients: one item per assignment (`TABLES.coaching`), put and deleted
+ * in the transactions that set and remove the state's `coachId`. It holds no `coachId`, so `byCoach`
+ * never lists it.
+ */
+const COACH_CLIENTS = 'coach#';
+const CLIENT_SK = 'client#';
+export const coachClientKey = (coachId: string, clientId: string) => ({
+  pk: `${COACH_CLIENTS}${coachId}`,
+  sk: `${CLIENT_SK}${clientId}`,
+});
+const coachClientPut = (coachId: string, clientId: string, at: string): TransactItem => ({
+  Put: { TableName: table(), Item: { ...coachClientKey(coachId, clientId), clientId, assignedAt: at } },
+});
+const coachClientDelete = (coachId: string, clientId: string): TransactItem => ({
+  Delete: { TableName: table(), Key: coachClientKey(coachId, clientId) },
+});
 const notesKey = (clientId: string) => `notes#${clientId}`;
 /** Sort keys of a client's note keys begin here; every note's sort key (a time) sorts before it. */
 const NOTE_KEYS = 'key#';
@@ -132,9 +149,10 @@ export const entryDeletedSummaryItem = (clientId: string, day: string): Transact
 });
 
 /**
- * Makes `coachId` the client's coach, committed with its audit event. A new coach starts with no
- * note to the client; reassigning the same coach changes nothing but the time. False when the
- * state is no longer `previous`, or one of `guards` failed (the caller reads both again).
+ * Makes `coachId` the client's coach, committed with its audit event and the coach's client item (the
+ * previous coach's deleted). A new coach starts with no note to the client; reassigning the same coach
+ * changes nothing but the time. False when the state is no longer `previous`, or one of `guards` failed
+ * (the caller reads both again).
  */
 export const assignCoach = async (
   clientId: string,
@@ -163,21 +181,31 @@ export const assignCoach = async (
           },
         },
       },
+      coachClientPut(coachId, clientId, at),
+      ...(previous?.coachId !== undefined && !sameCoach
+        ? [coachClientDelete(previous.coachId, clientId)]
+        : []),
       audit,
     ],
   });
 };
 
-/** Transaction item removing the client's coach, while it is still `coachId`. */
-export const unassignItem = (clientId: string, coachId: string): TransactItem => ({
-  Update: {
-    TableName: table(),
-    Key: stateKey(clientId),
-    UpdateExpression: 'REMOVE coachId, assignedAt, lastNoteAt',
-    ConditionExpression: 'coachId = :coach',
-    ExpressionAttributeValues: { ':coach': coachId },
+/**
+ * Transaction items removing the client's coach, while it is still `coachId`, with the coach's client
+ * item: the state's update first (a caller may tell its failed condition by index 0 of these).
+ */
+export const unassignItems = (clientId: string, coachId: string): TransactItem[] => [
+  {
+    Update: {
+      TableName: table(),
+      Key: stateKey(clientId),
+      UpdateExpression: 'REMOVE coachId, assignedAt, lastNoteAt',
+      ConditionExpression: 'coachId = :coach',
+      ExpressionAttributeValues: { ':coach': coachId },
+    },
   },
-});
+  coachClientDelete(coachId, clientId),
+];
 
 /** Transaction item checking that the client's coach is `coachId`. */
 export const coachOfCheckItem = (clientId: string, coachId: string): TransactItem => ({
@@ -208,7 +236,7 @@ export const unassignCoach = async (
   coachId: string,
   audit: TransactItem,
   onlyIf?: CommitChecks,
-): Promise<boolean> => transactIf({ TransactItems: [unassignItem(clientId, coachId), audit] }, onlyIf);
+): Promise<boolean> => transactIf({ TransactItems: [...unassignItems(clientId, coachId), audit] }, onlyIf);
 
 /** The coach of each of these people who has one (the admin user list). */
 export const getCoachIds = async (userIds: readonly string[]): Promise<Map<string, string>> => {
@@ -222,7 +250,10 @@ export const getCoachIds = async (userIds: readonly string[]): Promise<Map<strin
   );
 };
 
-/** The ids `byCoach` lists for a coach; an index lags its table in AWS, so read the states after. */
+/**
+ * The ids `byCoach` lists for a coach (the client list); an index lags its table in AWS, so read the
+ * states after: a client assigned a moment ago may be missing.
+ */
 export const findCoachClientIds = async (coachId: string): Promise<string[]> =>
   (
     await queryAttributes(
@@ -235,6 +266,28 @@ export const findCoachClientIds = async (coachId: string): Promise<string[]> =>
       ['clientId'],
     )
   ).map((item) => String(item.clientId));
+
+/**
+ * Every client of the coach whose assignment committed before this call: the coach's client items, read
+ * consistently, with what `byCoach` lists besides (an assignment made before the client items were kept
+ * has none: decision 042, 2026-11-27). Ids only: a client unassigned meanwhile may be among them, so
+ * the caller unassigns each only while its state still names the coach.
+ */
+export const findAllCoachClientIds = async (coachId: string): Promise<string[]> => {
+  const [kept, indexed] = await Promise.all([
+    queryAttributes(
+      {
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `${COACH_CLIENTS}${coachId}` },
+        ConsistentRead: true,
+      },
+      ['clientId'],
+    ),
+    findCoachClientIds(coachId),
+  ]);
+  return [...new Set([...kept.map((item) => String(item.clientId)), ...indexed])];
+};
 
 /**
  * The states of these clients, read consistently (100 a call), of those whose state names the coach

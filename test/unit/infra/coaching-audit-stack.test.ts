@@ -366,14 +366,19 @@ describe('coaching grants', () => {
       'dynamodb:Query coaching notes#*',
       ...lines(KEY_READ, 'coaching key'),
     ],
+    // The assignment puts the coach's client item (`coach#*`) and deletes the previous coach's; an
+    // unassignment deletes it.
     AssignCoach: [
       'dynamodb:GetItem coaching client#*',
       'dynamodb:UpdateItem coaching client#*',
+      'dynamodb:PutItem coaching coach#*',
+      'dynamodb:DeleteItem coaching coach#*',
       ...lines(KEY_WRITE, 'coaching key'),
     ],
     UnassignCoach: [
       'dynamodb:GetItem coaching client#*',
       'dynamodb:UpdateItem coaching client#*',
+      'dynamodb:DeleteItem coaching coach#*',
       ...lines(KEY_WRITE, 'coaching key'),
     ],
     // byCoach finds the clients; their states are then read consistently (the index lags its table),
@@ -417,11 +422,14 @@ describe('coaching grants', () => {
       ...lines(KEY_READ, 'coaching key'),
     ],
     // A role change ends the coaching that rested on the role: the person's coach (in the change's
-    // own transaction: unassigned, or checked to have none), their clients.
+    // own transaction: unassigned, or checked to have none), their clients (found through their
+    // client items, read consistently, and byCoach for assignments older than those items).
     ChangeRoles: [
       'dynamodb:ConditionCheckItem coaching client#*',
       'dynamodb:GetItem coaching client#*',
       'dynamodb:UpdateItem coaching client#*',
+      'dynamodb:Query coaching coach#*',
+      'dynamodb:DeleteItem coaching coach#*',
       'dynamodb:Query coaching/index/byCoach',
       ...lines(KEY_WRITE, 'coaching key'),
     ],
@@ -431,6 +439,7 @@ describe('coaching grants', () => {
       'dynamodb:ConditionCheckItem coaching client#*',
       'dynamodb:GetItem coaching client#*',
       'dynamodb:UpdateItem coaching client#*',
+      'dynamodb:DeleteItem coaching coach#*',
       ...lines(KEY_WRITE, 'coaching key'),
     ],
     // Erasing a person: their notes and state deleted, the clients they coach unassigned.
@@ -638,6 +647,23 @@ describe('coaching grants', () => {
         leadingKeys: [...client('notes'), ...state],
       }),
     ).toEqual([...ERASING_FUNCTIONS].sort());
+  });
+
+  it("lets only an assignment put a coach's client item, only what ends a coaching delete one, and only a role change and the erase read a coach's", () => {
+    const resource = tableArn(prod, 'coaching');
+    const items = [`coach#${SOMEONE}`];
+    expect(allowedTo(prod, { action: 'dynamodb:PutItem', resource, leadingKeys: items })).toEqual([
+      'AssignCoach',
+    ]);
+    expect(allowedTo(prod, { action: 'dynamodb:DeleteItem', resource, leadingKeys: items })).toEqual(
+      [...ERASING_FUNCTIONS, 'AssignCoach', 'ChangeRoles', 'DisableUser', 'UnassignCoach'].sort(),
+    );
+    expect(allowedTo(prod, { action: 'dynamodb:Query', resource, leadingKeys: items })).toEqual(
+      [...ERASING_FUNCTIONS, 'ChangeRoles'].sort(),
+    );
+    for (const action of ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem']) {
+      expect(allowedTo(prod, { action, resource, leadingKeys: items }), action).toEqual([]);
+    }
   });
 
   it('lets no function scan the coaching table, the health records or the audit log, or any of their indexes', () => {

@@ -32,13 +32,17 @@ export const ERASE_PERMISSIONS: readonly string[] = [
   ...lines(KEY_WRITE, 'healthRecords key'),
   // Coaching: the notes to the person and their own state, deleted in one batch (so one statement
   // must allow both prefixes: every leading key of a batch must match the same statement); the
-  // clients they coach through byCoach, each unassigned in a transaction. Their own coach, read and
-  // unassigned (or checked to be none) in the disabling transaction.
+  // clients they coach through their client items (`coach#*`, read consistently) and byCoach (the
+  // assignments made before those items were kept), each unassigned in a transaction that deletes its
+  // client item. Their own coach, read and unassigned (or checked to be none) in the disabling
+  // transaction, with that coach's client item deleted (or by itself, should the state still name one).
   'dynamodb:Query coaching notes#*',
   'dynamodb:BatchWriteItem coaching client#* | notes#*',
   'dynamodb:ConditionCheckItem coaching client#*',
   'dynamodb:GetItem coaching client#*',
   'dynamodb:UpdateItem coaching client#*',
+  'dynamodb:Query coaching coach#*',
+  'dynamodb:DeleteItem coaching coach#*',
   'dynamodb:Query coaching/index/byCoach',
   ...lines(KEY_WRITE, 'coaching key'),
   // What is pending for the person (never a sign-in session or a proof).
