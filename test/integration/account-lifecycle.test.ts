@@ -18,7 +18,7 @@ import type { Invitation } from '../../shared/schemas';
 import { TABLE_KEYS } from '../../shared/tables';
 import { LOCAL_USER_POOL_ID } from '../../infra/local/stack';
 import { localDocuments } from '../fixtures/aws-env';
-import { interleave, refuse, staleIndex } from '../fixtures/interleave';
+import { interleave, refuse, staleByCoach } from '../fixtures/interleave';
 import { startPeople, type People, type Person } from '../fixtures/health-people';
 import { SoftwareAuthenticator } from '../fixtures/software-authenticator';
 
@@ -1376,15 +1376,7 @@ describe('admin actions (SPEC-2 section 3.3)', () => {
     const coach4 = await activatedPerson(email, ['coaches']);
     const client = await activatedPerson('client4@example.com');
     // byCoach as it was before the assignment (in AWS the index can lag its table): no client.
-    const lagging = await staleIndex(
-      {
-        TableName: world.stack.tables.coaching,
-        IndexName: 'byCoach',
-        KeyConditionExpression: 'coachId = :coach',
-        ExpressionAttributeValues: { ':coach': coach4.userId },
-      },
-      coach4.userId,
-    );
+    const lagging = await staleByCoach(world.stack.tables.coaching, coach4.userId);
     try {
       const assigned = await api('PUT', `/internal/v1/admin/users/${client.userId}/coach`, token.admin, {
         coachId: coach4.userId,

@@ -18,7 +18,7 @@ import type { AdminUserListItem } from '../../shared/schemas';
 import { TABLES } from '../../shared/tables';
 import { createTables } from '../../infra/local/tables';
 import { localDocuments, storeAuditEvent } from '../fixtures/aws-env';
-import { interleave, staleIndex } from '../fixtures/interleave';
+import { interleave, staleByCoach } from '../fixtures/interleave';
 import { startPeople, type People, type Person } from '../fixtures/health-people';
 
 type Who = 'u' | 'v' | 'c' | 'd';
@@ -952,15 +952,7 @@ describe('a role change', () => {
     expect((await changeRoles(k, ['coaches'])).status).toBe(200);
     const z = await newClient('client.z@example.com');
     // byCoach as it was before the assignment (in AWS the index can lag its table): K has no client.
-    const lagging = await staleIndex(
-      {
-        TableName: world.stack.tables.coaching,
-        IndexName: 'byCoach',
-        KeyConditionExpression: 'coachId = :coach',
-        ExpressionAttributeValues: { ':coach': k.userId },
-      },
-      k.userId,
-    );
+    const lagging = await staleByCoach(world.stack.tables.coaching, k.userId);
     try {
       expect((await assign(z.userId, k.userId)).status).toBe(200);
       expect((await changeRoles(k, ['users'])).status).toBe(200);
