@@ -8,7 +8,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
   AUDIT_MESSAGES,
@@ -24,7 +23,7 @@ import { ddb, type TransactItem } from './aws';
 import { tableName } from './env';
 import { ServiceUnavailable } from './errors';
 import { logger } from './logger';
-import { conditionFailedAt, transactWrite } from './transactions';
+import { refusalOf, transactWrite, type CommitChecks } from './transactions';
 
 /** Where a request came from: API Gateway's socket address (never a header) and the user agent. */
 export interface RequestOrigin {
@@ -93,19 +92,10 @@ export interface RecordAuditOptions {
   readonly message?: string;
   /**
    * Conditions the event is committed with, in one transaction (condition checks on other items): it
-   * is written only while they all hold, and when one does not the request answers `refused(failed)`,
-   * `failed` telling which of `checks` (by index) no longer held.
+   * is written only while they all hold, and when one does not the request answers its refusal.
    */
-  readonly onlyIf?: {
-    readonly checks: readonly TransactItem[];
-    readonly refused: (failed: (index: number) => boolean) => Error;
-  };
+  readonly onlyIf?: CommitChecks;
 }
-
-/** Whether a transaction was cancelled by a failed condition among its items from `first` on. */
-const conditionFailedFrom = (error: unknown, first: number): boolean =>
-  error instanceof TransactionCanceledException &&
-  (error.CancellationReasons ?? []).slice(first).some((reason) => reason.Code === 'ConditionalCheckFailed');
 
 /**
  * Writes the event. When it cannot be written the request fails with 503: nothing that should have
@@ -122,8 +112,8 @@ export const recordAudit = async (
     if (onlyIf) await transactWrite({ TransactItems: [{ Put: put }, ...onlyIf.checks] });
     else await ddb.send(new PutCommand(put));
   } catch (error) {
-    if (onlyIf && conditionFailedFrom(error, 1))
-      throw onlyIf.refused((index) => conditionFailedAt(error, index + 1));
+    const refusal = refusalOf(error, onlyIf, 1);
+    if (refusal) throw refusal;
     logger.error('audit write failed', {
       type: record.type,
       errorName: error instanceof Error ? error.name : typeof error,

@@ -151,7 +151,8 @@ export const recordClientRead = (
           coachOfCheckItem(clientId, coach.sub),
           accountCheckItem(clientId, { roles: ['users'], active: true }),
         ],
-        refused: (failed) => (failed(0) ? session.refused() : new Forbidden(COACHING_MESSAGES.notYourClient)),
+        refused: (failed) =>
+          failed(0) ? session.refused(failed) : new Forbidden(COACHING_MESSAGES.notYourClient),
       },
     },
   );
@@ -192,7 +193,7 @@ export const recordClientListRead = async (
         {
           onlyIf: {
             checks: [...session.checks, ...part.map((clientId) => coachOfCheckItem(clientId, coach.sub))],
-            refused: (failed) => (failed(0) ? session.refused() : new ListChanged()),
+            refused: (failed) => (failed(0) ? session.refused(failed) : new ListChanged()),
           },
         },
       ),

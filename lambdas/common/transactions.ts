@@ -53,18 +53,28 @@ export const transactWrite = async (input: TransactWriteCommandInput): Promise<v
 /**
  * Conditions a write commits under, as items of its own transaction (the acting admin still an active
  * admin, the caller's session still passing the session check), and what the request answers instead
- * when one of them no longer holds.
+ * when one of them no longer holds: `refused(failed)`, `failed` telling which of `checks` (by index)
+ * failed.
  */
 export interface CommitChecks {
   readonly checks: readonly TransactItem[];
-  readonly refused: () => Error;
+  readonly refused: (failed: (index: number) => boolean) => Error;
 }
+
+/**
+ * The refusal a cancelled transaction answers when one of `onlyIf`'s checks, placed from item `first`
+ * on, failed; undefined when none did (or there were none), so the caller reads its own conditions.
+ */
+export const refusalOf = (error: unknown, onlyIf: CommitChecks | undefined, first = 0): Error | undefined => {
+  const failed = (index: number) => conditionFailedAt(error, first + index);
+  return onlyIf?.checks.some((_, index) => failed(index)) ? onlyIf.refused(failed) : undefined;
+};
 
 /**
  * Commits a transaction whose conditions say whether it may happen: false when it was cancelled
  * (a condition failed, or it kept colliding), true when it was committed. With `onlyIf`, its checks
- * commit first in the same transaction, and one that failed is the request's refusal
- * (`onlyIf.refused()`), never a false that the caller would read as its own condition failing.
+ * commit first in the same transaction, and one that failed is the request's refusal (`refusalOf`),
+ * never a false that the caller would read as its own condition failing.
  */
 export const transactIf = async (
   input: TransactWriteCommandInput,
@@ -78,7 +88,8 @@ export const transactIf = async (
     return true;
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;
-    if (onlyIf && checks.some((_, index) => conditionFailedAt(error, index))) throw onlyIf.refused();
+    const refusal = refusalOf(error, onlyIf);
+    if (refusal) throw refusal;
     return false;
   }
 };

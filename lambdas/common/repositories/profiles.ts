@@ -4,7 +4,7 @@ import type { ProfileUpdate, UserProfile } from '../../../shared/schemas';
 import { ddb, type TransactItem } from '../aws';
 import { batchGetAll } from '../batch-get';
 import { tableName } from '../env';
-import { conditionFailedAt, transactWrite, type CommitChecks } from '../transactions';
+import { conditionFailedAt, refusalOf, transactWrite, type CommitChecks } from '../transactions';
 
 const table = () => tableName('profiles');
 
@@ -53,7 +53,8 @@ export const updateProfile = async (
       ],
     });
   } catch (error) {
-    if (onlyIf.checks.some((_, index) => conditionFailedAt(error, index))) throw onlyIf.refused();
+    const refusal = refusalOf(error, onlyIf);
+    if (refusal) throw refusal;
     if (conditionFailedAt(error, onlyIf.checks.length)) return undefined;
     throw error;
   }
