@@ -6,9 +6,12 @@
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
-/** Parts of a field's name that mark it sensitive (a code, a proof, a credential, a sign-in session, health data). */
+/**
+ * Parts of a field's name that mark it sensitive: a code, a proof or its parts, a credential, a sign-in
+ * session (Cognito's `Session`), a list cursor or idempotency key, health data.
+ */
 const SENSITIVE_PART =
-  /^codes?$|activationcode|recoverycode|proof|token|answer|challenge|secret|password|authorization|cookie|signature|publickey|body|sessionid|glucose|weight|pressure|measurement|reading|birth|^dob$/i;
+  /^codes?$|activationcode|recoverycode|proof|token|answer|challenge|secret|password|authorization|cookie|signature|publickey|body|^session$|sessionid|cursor|idempotency|jwt|clientdata|authenticatordata|attestation|userhandle|glucose|weight|pressure|measurement|reading|height|birth|^dob$|^notes?$|condition/i;
 const SENSITIVE_FIELDS = new Set(
   [
     'email',

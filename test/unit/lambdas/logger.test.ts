@@ -35,6 +35,16 @@ describe('the logger', () => {
       bloodPressure: '147/93',
       measurements: [{ type: 'weight' }],
       birthDate: '1990-01-01',
+      Session: 'AYABe...',
+      nextCursor: 'eyJ...',
+      idempotencyKey: 'k-1',
+      clientDataJSON: 'eyJ0...',
+      authenticatorData: 'SZYN...',
+      attestationObject: 'o2Nm...',
+      userHandle: 'dS0x',
+      notes: ['felt dizzy'],
+      conditions: ['type 2 diabetes'],
+      height: 170,
     });
     expect(lines).toHaveLength(1);
     const entry = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
@@ -57,6 +67,16 @@ describe('the logger', () => {
       'bloodPressure',
       'measurements',
       'birthDate',
+      'Session',
+      'nextCursor',
+      'idempotencyKey',
+      'clientDataJSON',
+      'authenticatorData',
+      'attestationObject',
+      'userHandle',
+      'notes',
+      'conditions',
+      'height',
     ]) {
       expect(entry[field]).toBe('[redacted]');
     }
