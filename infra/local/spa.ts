@@ -194,6 +194,11 @@ const serveDist = async (folder: string): Promise<LocalWeb> => {
 
   return {
     handle: async (req, res) => {
+      // CloudFront allows GET and HEAD only (`spa-site.ts`) and refuses any other method with 403.
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', ...localSpaHeaders() });
+        return void res.end('This site answers GET and HEAD only.');
+      }
       const { pathname } = new URL(req.url ?? '/', 'http://localhost');
       const file = fileFor(pathname);
       const encoded = await file.encoded;
@@ -212,7 +217,7 @@ const serveDist = async (folder: string): Promise<LocalWeb> => {
       const matches = (req.headers['if-none-match'] ?? '')
         .split(',')
         .some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*');
-      if (matches && (req.method === 'GET' || req.method === 'HEAD')) {
+      if (matches) {
         res.writeHead(304, headers);
         return void res.end();
       }

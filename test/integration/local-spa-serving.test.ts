@@ -180,6 +180,19 @@ describe('the --prod server', () => {
     expect(head.headers['content-encoding']).toBe('br');
   });
 
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])(
+    'refuses %s with 403 as CloudFront does (GET and HEAD only), the app not sent, the headers kept',
+    async (method) => {
+      for (const path of ['/signin', '/assets/app-AbC123.js']) {
+        const answer = await get(origin, path, { 'accept-encoding': 'br' }, method);
+        expect(answer.status).toBe(403);
+        expect(answer.headers['content-encoding']).toBeUndefined();
+        expect(answer.body.toString()).toBe('This site answers GET and HEAD only.');
+        expect(answer.headers['content-security-policy']).toBe(localSpaHeaders()['content-security-policy']);
+      }
+    },
+  );
+
   it('keeps every security header of decision 051 exactly, compressed or not, 304 included', async () => {
     const expected = localSpaHeaders();
     const answers = [

@@ -3,7 +3,7 @@
  * (infra/local/spa.ts, docs/decisions/057-lighthouse-and-serving.md): every path compressed by
  * CloudFront (gzip and brotli, both in the cache key of CachingOptimized), no behaviour overriding
  * the objects' own Cache-Control (bin/deploy.ts stores the same values the local server sends), and
- * client-side routes answered with index.html, never cached.
+ * client-side routes answered with index.html, never cached; GET and HEAD only.
  */
 import { readFileSync } from 'node:fs';
 import { App, Stack } from 'aws-cdk-lib';
@@ -54,6 +54,10 @@ describe('the SPA on CloudFront', () => {
       entry: 'no-cache',
       other: 'public, max-age=300',
     });
+  });
+
+  it('allows GET and HEAD only, as the local server does (any other method: 403)', () => {
+    expect(behavior.AllowedMethods).toEqual(['GET', 'HEAD']);
   });
 
   it('answers client-side routes with index.html and caches that answer for no time', () => {
