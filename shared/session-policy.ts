@@ -3,6 +3,9 @@
  * Cognito endpoint alike (docs/decisions/048-sessions-that-end.md).
  */
 
+/** The custom-auth sign-in session (Cognito's `Session` between the passkey challenge and its answer). */
+export const AUTH_SESSION_VALIDITY_MINUTES = 3;
+
 /** Id and access tokens: Amplify refreshes them before they expire. */
 export const ID_TOKEN_VALIDITY_MINUTES = 15;
 export const ACCESS_TOKEN_VALIDITY_MINUTES = 15;

@@ -17,6 +17,7 @@ import { Construct } from 'constructs';
 import { ROLE_GROUPS } from '../../shared/constants';
 import {
   ACCESS_TOKEN_VALIDITY_MINUTES,
+  AUTH_SESSION_VALIDITY_MINUTES,
   ID_TOKEN_VALIDITY_MINUTES,
   REFRESH_TOKEN_GRACE_SECONDS,
   REFRESH_TOKEN_VALIDITY_DAYS,
@@ -118,7 +119,7 @@ export class PasskeyUserPool extends Construct {
       // The SPA signs in through the API calls only; there is no hosted UI and no OAuth redirect.
       disableOAuth: true,
       supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
-      authSessionValidity: Duration.minutes(3),
+      authSessionValidity: Duration.minutes(AUTH_SESSION_VALIDITY_MINUTES),
       idTokenValidity: Duration.minutes(ID_TOKEN_VALIDITY_MINUTES),
       accessTokenValidity: Duration.minutes(ACCESS_TOKEN_VALIDITY_MINUTES),
       // Counted from the passkey sign-in: a rotated refresh token keeps the original's expiry.

@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { DefineAuthChallengeTriggerEvent } from 'aws-lambda';
+import { AUTH_SESSION_VALIDITY_MINUTES } from '../../../shared/session-policy';
 
 /** One entry of a trigger's `request.session` (@types/aws-lambda does not export the name). */
 export type CustomChallengeResult = Extract<
@@ -12,8 +13,8 @@ export type CustomChallengeResult = Extract<
   { challengeName: 'CUSTOM_CHALLENGE' }
 >;
 
-/** Cognito's custom-auth session lifetime. */
-export const SESSION_TTL_MS = 3 * 60 * 1000;
+/** Cognito's custom-auth session lifetime: the app client's `authSessionValidity`. */
+export const SESSION_TTL_MS = AUTH_SESSION_VALIDITY_MINUTES * 60 * 1000;
 
 export interface AuthSession {
   /** The real username, or the name the caller gave when no such user exists. */

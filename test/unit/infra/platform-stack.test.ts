@@ -13,11 +13,13 @@ import { ACTIVATION_IP_ATTEMPTS, SIGNIN_IP_STARTS } from '../../../shared/limits
 import {
   AUTHORIZER_CACHE_MINUTES,
   ACCESS_TOKEN_VALIDITY_MINUTES,
+  AUTH_SESSION_VALIDITY_MINUTES,
   ID_TOKEN_VALIDITY_MINUTES,
   REFRESH_TOKEN_GRACE_SECONDS,
   REFRESH_TOKEN_VALIDITY_DAYS,
 } from '../../../shared/session-policy';
 import { TABLE_KEYS, TABLES, type TableDefinition, type TableKey } from '../../../shared/tables';
+import { SESSION_TTL_MS } from '../../../infra/local/cognito/sessions';
 import { BUNDLING, LOADED_ON_DEMAND, NEVER_LOADED_IN_LAMBDA } from '../../../infra/constructs/app-function';
 import {
   API_REQUESTS_PER_IP_PER_5_MIN,
@@ -194,6 +196,12 @@ describe('Cognito user pool', () => {
     for (const synth of [prod, dev]) {
       expect(client(synth).Properties.ExplicitAuthFlows).toEqual(['ALLOW_CUSTOM_AUTH']);
     }
+  });
+
+  it('gives a sign-in 3 minutes between its challenge and its answer, as the local Cognito endpoint does', () => {
+    expect(AUTH_SESSION_VALIDITY_MINUTES).toBe(3);
+    expect(SESSION_TTL_MS).toBe(3 * 60 * 1000);
+    for (const synth of [prod, dev]) expect(client(synth).Properties.AuthSessionValidity).toBe(3);
   });
 
   it('issues id and access tokens for 15 minutes and refresh tokens for 7 days (shared/session-policy.ts)', () => {
