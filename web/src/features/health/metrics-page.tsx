@@ -4,6 +4,7 @@ import { HEALTH_MESSAGES } from '../../../../shared/health-messages';
 import { Alert } from '../../components/alert';
 import { PageHeader } from '../../components/page-header';
 import { errorMessage } from '../../lib/errors';
+import { useUnderWay } from '../../lib/use-under-way';
 import { useDeleteLog } from './api/delete-log';
 import { useDeleteMeasurement } from './api/delete-measurement';
 import { OWN_RECORDS } from './api/record-source';
@@ -22,29 +23,18 @@ export function MetricsPage({ measurementSystem }: { measurementSystem: Measurem
   const removeLog = useDeleteLog();
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const [status, setStatus] = useState('');
-  // Several deletes may be under way (one entry need not wait for another): each settles its own
-  // button and says its own outcome, where TanStack's `mutate` callbacks follow only the latest call.
-  const [deleting, setDeleting] = useState<ReadonlySet<string>>(new Set());
+  // Several deletes may be under way (one entry need not wait for another), each settling its own button.
+  const { underWay: deleting, run } = useUnderWay<'delete'>();
 
   const onDelete = (entry: Entry) => {
     if (!window.confirm(HEALTH_MESSAGES.confirmDeleteEntry)) return;
     setDeleteError(null);
     setStatus('');
-    setDeleting((current) => new Set(current).add(entry.id));
     const remove = entry.source === 'measurement' ? removeMeasurement : removeLog;
-    void remove
-      .mutateAsync(entry.id)
-      .then(
-        () => setStatus('Entry deleted'),
-        (error: unknown) => setDeleteError(errorMessage(error, DELETE_FAILED)),
-      )
-      .finally(() =>
-        setDeleting((current) => {
-          const next = new Set(current);
-          next.delete(entry.id);
-          return next;
-        }),
-      );
+    void run(entry.id, 'delete', remove.mutateAsync(entry.id)).then(
+      () => setStatus('Entry deleted'),
+      (error: unknown) => setDeleteError(errorMessage(error, DELETE_FAILED)),
+    );
   };
 
   return (

@@ -1,8 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { MESSAGES } from '../../../../shared/messages';
-import { errorMessage } from '../../lib/errors';
 import type { ProfileUpdate, UserProfile } from '../../../../shared/schemas';
-import { Alert } from '../../components/alert';
 import { SelectField, TextField } from '../../components/form-field';
 import { useUpdateProfile } from './api/update-profile';
 import { HeightFields } from './components/height-fields';
@@ -16,6 +14,7 @@ import {
   withMeasurementSystem,
   type ProfileFormValues,
 } from './profile-values';
+import { SaveFailed } from './components/save-failed';
 import { busyButton } from '../../lib/busy-button';
 
 const optional = (value: string) => value.trim() || undefined;
@@ -51,15 +50,9 @@ export function ProfileForm({ profile, onCancel, onSaved }: ProfileFormProps) {
     save.mutate(toUpdate(values), { onSuccess: onSaved });
   };
 
-  // The answer's own words under the SPEC title; none for a request that failed on the way ('Failed to fetch').
-  const saveDetail = save.error ? errorMessage(save.error, '') : '';
   return (
     <form className="stack" onSubmit={submit} aria-label="Edit profile">
-      {save.isError && (
-        <Alert tone="error" title={MESSAGES.profileSaveFailed}>
-          {saveDetail && <p>{saveDetail}</p>}
-        </Alert>
-      )}
+      {save.isError && <SaveFailed title={MESSAGES.profileSaveFailed} error={save.error} />}
       <ProfileSection title="Personal Information">
         <div className="field-row">
           <TextField

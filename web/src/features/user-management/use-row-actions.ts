@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { confirmDeleteUser, confirmDisableCoached, confirmResetAccess } from '../../../../shared/account';
 import { confirmDeleteInvitation, MESSAGES } from '../../../../shared/messages';
 import { errorMessage } from '../../lib/errors';
+import { useUnderWay } from '../../lib/use-under-way';
 import { useDeleteInvitation } from './api/delete-invitation';
 import { useDeleteUser } from './api/delete-user';
 import { useResendInvitation } from './api/resend-invitation';
@@ -36,20 +37,8 @@ export const useRowActions = ({ openDialog, openDialogIfNone, announce }: RowAct
   const resetAccess = useResetAccess();
   const resend = useResendInvitation();
   const [error, setError] = useState<string | null>(null);
-  // The rows whose delete or status change is under way: several may be (an admin need not wait for
-  // one row before acting on another), and each call settles its own row and says its own outcome,
-  // where TanStack's `mutate` callbacks and `variables` follow only the latest call.
-  const [running, setRunning] = useState<ReadonlyMap<string, PendingAction>>(new Map());
-  const run = <Output>(key: string, action: PendingAction, call: Promise<Output>) => {
-    setRunning((current) => new Map(current).set(key, action));
-    return call.finally(() =>
-      setRunning((current) => {
-        const next = new Map(current);
-        next.delete(key);
-        return next;
-      }),
-    );
-  };
+  // The rows whose delete or status change is under way, each settling its own row.
+  const { underWay: running, run } = useUnderWay<PendingAction>();
 
   const begin = () => {
     setError(null);

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { noteListSchema, type CoachNote } from '../../../../../shared/coaching';
 import { apiRequest } from '../../../lib/api-client';
+import { cacheOf, clientRecords } from '../../health/api/record-source';
 
 export const clientNotesQueryKey = (userId: string) => ['coach', 'notes', userId] as const;
 
-export const clientNotesPath = (userId: string): string =>
-  `/v1/coach/clients/${encodeURIComponent(userId)}/notes`;
+export const clientNotesPath = (userId: string): string => `${clientRecords(userId).basePath}/notes`;
 
 /** The notes written to a client, newest first; only that client's coach may read them (else 403). */
 export const getClientNotes = async (userId: string): Promise<CoachNote[]> =>
@@ -13,6 +13,10 @@ export const getClientNotes = async (userId: string): Promise<CoachNote[]> =>
 
 /** Dropped from the cache once no screen shows them, as the client's records are (`clientRecords`). */
 export const clientNotesQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: clientNotesQueryKey(userId), queryFn: () => getClientNotes(userId), gcTime: 0 });
+  queryOptions({
+    queryKey: clientNotesQueryKey(userId),
+    queryFn: () => getClientNotes(userId),
+    ...cacheOf(clientRecords(userId)),
+  });
 
 export const useClientNotes = (userId: string) => useQuery(clientNotesQueryOptions(userId));

@@ -23,7 +23,7 @@ interface OlderEntriesProps {
   loadFailed: string;
   /** Omit for read-only entries (someone else's records). */
   onDelete?: (entry: Entry) => void;
-  deleting?: ReadonlySet<string>;
+  deleting?: ReadonlyMap<string, unknown>;
 }
 
 /**

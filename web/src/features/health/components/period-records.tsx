@@ -22,7 +22,7 @@ interface PeriodRecordsProps {
   entriesNotice?: ReactNode;
   /** Omit for read-only entries (someone else's records). */
   onDelete?: (entry: Entry) => void;
-  deleting?: ReadonlySet<string>;
+  deleting?: ReadonlyMap<string, unknown>;
 }
 
 /**

@@ -17,7 +17,7 @@ interface RecentEntriesProps {
   /** Omit for a read-only list (someone else's records). */
   onDelete?: (entry: Entry) => void;
   /** The entries being deleted, whose buttons wait. */
-  deleting?: ReadonlySet<string>;
+  deleting?: ReadonlyMap<string, unknown>;
   /** The list's accessible name, unique on the page. */
   label?: string;
   /** Said when there is no entry. */

@@ -1,8 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { MESSAGES } from '../../../../../shared/messages';
-import { errorMessage } from '../../../lib/errors';
 import type { UserProfile } from '../../../../../shared/schemas';
-import { Alert } from '../../../components/alert';
 import { Modal } from '../../../components/overlay/modal';
 import { useFocusAfterRender } from '../../../lib/use-focus-after-render';
 import { useUpdateProfile } from '../api/update-profile';
@@ -14,6 +12,7 @@ import {
   validateOnboarding,
   type OnboardingErrors,
 } from './validate-onboarding';
+import { SaveFailed } from '../components/save-failed';
 import { busyButton } from '../../../lib/busy-button';
 
 /** The browser's default system until the person has chosen one (SPEC section 9). */
@@ -44,8 +43,6 @@ export function OnboardingModal({ profile }: { profile: UserProfile }) {
     save.mutate(onboardingUpdate(values));
   };
 
-  // The answer's own words under the SPEC title; none for a request that failed on the way ('Failed to fetch').
-  const saveDetail = save.error ? errorMessage(save.error, '') : '';
   return (
     <Modal
       title="Complete Your Profile"
@@ -53,11 +50,7 @@ export function OnboardingModal({ profile }: { profile: UserProfile }) {
       size="lg"
     >
       <form className="form" onSubmit={submit} noValidate>
-        {save.isError && (
-          <Alert tone="error" title={MESSAGES.onboardingSaveFailed}>
-            {saveDetail && <p>{saveDetail}</p>}
-          </Alert>
-        )}
+        {save.isError && <SaveFailed title={MESSAGES.onboardingSaveFailed} error={save.error} />}
         <OnboardingFields values={values} errors={errors} onChange={setValues} />
         <div className="form__actions">
           <button
