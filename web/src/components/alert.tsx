@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 
 interface AlertProps {
   tone?: 'error' | 'success' | 'info' | 'warning';
@@ -9,8 +9,39 @@ interface AlertProps {
   dismissLabel?: string;
 }
 
+/** What the Tab key stops at. */
+const TABBABLE = [
+  'a[href]',
+  'button:not([disabled])',
+  'input:not([disabled]):not([type="hidden"])',
+  'select:not([disabled])',
+  'textarea:not([disabled])',
+  '[tabindex]:not([tabindex="-1"])',
+].join(', ');
+
+/**
+ * Where focus goes when `alert` leaves with it: the first element after it that the Tab key stops at,
+ * else the last one before it, within its dialog if it is in one (never behind the dialog).
+ */
+const neighbourOf = (alert: Element): HTMLElement | undefined => {
+  const scope = alert.closest('dialog, [role="dialog"]') ?? document;
+  const candidates = [...scope.querySelectorAll<HTMLElement>(TABBABLE)].filter(
+    (element) => !alert.contains(element) && !element.closest('[hidden], [inert]'),
+  );
+  const after = (element: Element) =>
+    (alert.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+  return candidates.find(after) ?? candidates.filter((element) => !after(element)).at(-1);
+};
+
 /** A message box; errors are announced immediately (role alert), the rest politely (role status). */
 export function Alert({ tone = 'info', title, children, onDismiss, dismissLabel = 'Dismiss' }: AlertProps) {
+  // The box leaves with its dismiss button: the focus it held moves on to the next thing on the page
+  // first, so a keyboard or screen-reader user goes on from there, not from the top (WCAG 2.4.3).
+  const dismiss = (event: MouseEvent<HTMLButtonElement>) => {
+    const alert = event.currentTarget.closest('.alert');
+    if (alert?.contains(document.activeElement)) neighbourOf(alert)?.focus();
+    onDismiss?.();
+  };
   return (
     <div className={`alert alert--${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
       <div className="alert__body">
@@ -18,7 +49,7 @@ export function Alert({ tone = 'info', title, children, onDismiss, dismissLabel 
         {children}
       </div>
       {onDismiss && (
-        <button type="button" className="alert__dismiss" onClick={onDismiss} aria-label={dismissLabel}>
+        <button type="button" className="alert__dismiss" onClick={dismiss} aria-label={dismissLabel}>
           <span aria-hidden="true">×</span>
         </button>
       )}
