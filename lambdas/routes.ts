@@ -71,9 +71,10 @@ const ERASE_TABLES: FunctionDefinition['tables'] = {
   // One item each, by DeleteItem: a batch write could also put items (a passkey, a recovery code).
   accounts: [{ actions: ['GetItem', 'UpdateItem', 'ConditionCheckItem', 'DeleteItem'] }],
   passkeys: [{ actions: ['DeleteItem'] }, { actions: ['Query'], index: 'byUser' }],
-  // Found through the references in the person's own partition (a Query, read consistently); many
-  // items: a batch (IAM cannot tell a batch's deletes from its puts; the code only deletes).
-  healthRecords: [{ actions: ['Query'] }, { actions: ['BatchWriteItem'] }],
+  // Found through the references in the person's own partition (a Query, read consistently, of that
+  // partition only: `{userId}#R`, never a record's); many items: a batch (IAM cannot tell a batch's
+  // deletes from its puts; the code only deletes).
+  healthRecords: [{ actions: ['Query'], keys: ['*#R'] }, { actions: ['BatchWriteItem'] }],
   coaching: [
     { actions: ['Query'], keys: ['notes#*'] },
     { actions: ['BatchWriteItem'], keys: ['notes#*', 'client#*'] },
@@ -513,8 +514,9 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     // Reads the caller's reference to the id, then deletes it and the measurement in one transaction,
     // which takes a reading outside target out of the coaching summary's counter, under the same
     // session check as the create's.
+    // The reference is the only item read (`{userId}#R`): the route cannot read a reading by its key.
     tables: {
-      healthRecords: [{ actions: ['GetItem', 'DeleteItem'] }],
+      healthRecords: [{ actions: ['GetItem'], keys: ['*#R'] }, { actions: ['DeleteItem'] }],
       coaching: [{ actions: ['UpdateItem'], keys: ['client#*'] }],
       accounts: [{ actions: ['ConditionCheckItem'] }],
     },
@@ -553,7 +555,7 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     entry: 'lambdas/api/logs/delete-log.ts',
     // As DeleteMeasurement's (a log counts in no counter).
     tables: {
-      healthRecords: [{ actions: ['GetItem', 'DeleteItem'] }],
+      healthRecords: [{ actions: ['GetItem'], keys: ['*#R'] }, { actions: ['DeleteItem'] }],
       accounts: [{ actions: ['ConditionCheckItem'] }],
     },
     cognitoActions: [],

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -268,6 +268,11 @@ export class AppFunction extends Construct {
         new PolicyStatement({
           actions: [...KEY_READ_ACTIONS, ...(writes ? KEY_WRITE_ACTIONS : [])],
           resources: [table.encryptionKey.keyArn],
+          // Through DynamoDB only, as AWS's own DynamoDB key allows: the role cannot use the key to
+          // decrypt or encrypt anything itself.
+          conditions: {
+            StringEquals: { 'kms:ViaService': `dynamodb.${Stack.of(this).region}.amazonaws.com` },
+          },
         }),
       );
     }

@@ -697,18 +697,24 @@ describe('coaching key', () => {
         ),
       ).map((definition) => definition.id);
       expect(withKey).toEqual(boundTo('coaching'));
-      expect(allowedTo(synth, { action: 'kms:Decrypt', resource: key })).toEqual([...withKey].sort());
+      const viaService = `dynamodb.${synth.stack.region}.amazonaws.com`;
+      expect(allowedTo(synth, { action: 'kms:Decrypt', resource: key, viaService })).toEqual(
+        [...withKey].sort(),
+      );
+      // Through DynamoDB only: no role may decrypt with the key itself.
+      expect(allowedTo(synth, { action: 'kms:Decrypt', resource: key })).toEqual([]);
     }
   });
 
   it('lets a function that only reads coaching neither encrypt nor make data keys with it', () => {
     const key = `\${${keyIdOf(prod, 'coaching')}.Arn}`;
+    const viaService = `dynamodb.${prod.stack.region}.amazonaws.com`;
     for (const id of READ_ONLY) {
       const statements = functionStatements(prod, id);
       for (const action of ['kms:Encrypt', 'kms:GenerateDataKey', 'kms:ReEncryptFrom', 'kms:ReEncryptTo']) {
-        expect(isAllowed(statements, { action, resource: key }), `${id} ${action}`).toBe(false);
+        expect(isAllowed(statements, { action, resource: key, viaService }), `${id} ${action}`).toBe(false);
       }
-      expect(isAllowed(statements, { action: 'kms:Decrypt', resource: key }), id).toBe(true);
+      expect(isAllowed(statements, { action: 'kms:Decrypt', resource: key, viaService }), id).toBe(true);
     }
   });
 });

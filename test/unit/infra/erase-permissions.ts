@@ -24,10 +24,9 @@ export const ERASE_PERMISSIONS: readonly string[] = [
   'dynamodb:Query passkeys/index/byUser',
   'dynamodb:DeleteItem passkeys',
   // Health records: the references in the person's own partition of the table (read consistently),
-  // which name every measurement and log, all deleted in batches. A Query grant without an index
-  // covers the table's indexes too (byOwner, which the erase no longer reads).
-  'dynamodb:Query healthRecords',
-  'dynamodb:Query healthRecords/index/byOwner',
+  // which name every measurement and log, all deleted in batches. The Query reaches that partition
+  // only (`{userId}#R`): no reading, and no index.
+  'dynamodb:Query healthRecords *#R',
   'dynamodb:BatchWriteItem healthRecords',
   ...lines(KEY_WRITE, 'healthRecords key'),
   // Coaching: the notes to the person and their own state, deleted in one batch (so one statement

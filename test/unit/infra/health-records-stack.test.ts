@@ -174,7 +174,8 @@ describe('health functions', () => {
       SESSION_CHECK,
       'dynamodb:ConditionCheckItem accounts',
       'dynamodb:DeleteItem healthRecords',
-      'dynamodb:GetItem healthRecords',
+      // The reference only (`{userId}#R`): the route cannot read a reading by its key.
+      'dynamodb:GetItem healthRecords *#R',
       ...lines(KEY_WRITE, 'healthRecords key'),
       'dynamodb:UpdateItem coaching client#*',
       ...lines(KEY_WRITE, 'coaching key'),
@@ -199,7 +200,8 @@ describe('health functions', () => {
       SESSION_CHECK,
       'dynamodb:ConditionCheckItem accounts',
       'dynamodb:DeleteItem healthRecords',
-      'dynamodb:GetItem healthRecords',
+      // The reference only (`{userId}#R`): the route cannot read a reading by its key.
+      'dynamodb:GetItem healthRecords *#R',
       ...lines(KEY_WRITE, 'healthRecords key'),
     ],
     // The JSON export also holds the account, its passkeys and the coach (named from their profile).
@@ -272,7 +274,7 @@ describe('health functions', () => {
     }
   });
 
-  it('grants KMS actions only on the keys of the tables a function is bound to: the health key only to health functions', () => {
+  it('grants KMS actions only on the keys of the tables a function is bound to, through DynamoDB only: the health key only to health functions', () => {
     const keyArn = (key: TableKey) =>
       flatten({ 'Fn::GetAtt': [logicalIdOf(prod.stack, prod.stack.tables.encryptionKey(key)!), 'Arn'] });
     const withHealthKey: string[] = [];
@@ -285,6 +287,10 @@ describe('health functions', () => {
           actionsOf(statement).every((action) => action.startsWith('kms:')),
           definition.id,
         ).toBe(true);
+        // Only through DynamoDB, in the stack's Region: never the key used directly.
+        expect(flatten(statement.Condition), definition.id).toBe(
+          flatten({ StringEquals: { 'kms:ViaService': `dynamodb.${prod.stack.region}.amazonaws.com` } }),
+        );
       }
       const keys = [...new Set(kms.flatMap(resourcesOfStatement).map(flatten))].sort();
       const ownKeys = (Object.keys(definition.tables) as TableKey[])
@@ -306,10 +312,19 @@ describe('health functions', () => {
       'ListClientMeasurements',
       'ListClientLogs',
     ]) {
+      const viaService = `dynamodb.${prod.stack.region}.amazonaws.com`;
       for (const action of ['kms:Encrypt', 'kms:GenerateDataKey', 'kms:ReEncryptFrom', 'kms:ReEncryptTo']) {
-        expect(isAllowed(roleStatements(prod, id), { action, resource: key }), `${id} ${action}`).toBe(false);
+        expect(
+          isAllowed(roleStatements(prod, id), { action, resource: key, viaService }),
+          `${id} ${action}`,
+        ).toBe(false);
       }
-      expect(isAllowed(roleStatements(prod, id), { action: 'kms:Decrypt', resource: key }), id).toBe(true);
+      expect(
+        isAllowed(roleStatements(prod, id), { action: 'kms:Decrypt', resource: key, viaService }),
+        id,
+      ).toBe(true);
+      // Never the key itself, outside DynamoDB.
+      expect(isAllowed(roleStatements(prod, id), { action: 'kms:Decrypt', resource: key }), id).toBe(false);
     }
   });
 

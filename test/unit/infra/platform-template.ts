@@ -128,12 +128,32 @@ const globPattern = (pattern: string): RegExp =>
   new RegExp(`^${pattern.split('').map(globCharacter).join('')}$`, 's');
 export const globMatches = (pattern: string, value: string): boolean => globPattern(pattern).test(value);
 
-/** What a call asks IAM for: the action, the resource (flattened, see `flatten`) and its DynamoDB leading keys. */
+/**
+ * What a call asks IAM for: the action, the resource (flattened, see `flatten`), its DynamoDB leading
+ * keys, and for a KMS call the service making it on the caller's behalf (`kms:ViaService`; none when
+ * the caller uses the key directly).
+ */
 export interface Request {
   readonly action: string;
   readonly resource: string;
   readonly leadingKeys?: readonly string[];
+  readonly viaService?: string;
 }
+
+/**
+ * The service a statement's actions are limited to (`kms:ViaService`, the condition the stack puts on
+ * every KMS statement), or undefined without that condition.
+ */
+export function viaServiceOf(statement: Statement): string | undefined {
+  const condition = statement.Condition as Record<string, Record<string, Json>> | undefined;
+  const equals = condition?.['StringEquals'];
+  if (!condition || Object.keys(condition).join() !== 'StringEquals' || !equals) return undefined;
+  if (Object.keys(equals).join() !== 'kms:ViaService') return undefined;
+  return flatten(equals['kms:ViaService']);
+}
+
+/** DynamoDB in some Region, as `kms:ViaService` names it. */
+export const DYNAMODB_SERVICE = /^dynamodb\.[a-z0-9-]+\.amazonaws\.com$/;
 
 /**
  * The leading-key patterns of a statement, or undefined without a condition. The only condition
@@ -141,7 +161,7 @@ export interface Request {
  * required (`Null` false: ForAllValues alone holds for a request without one).
  */
 export function leadingKeyPatterns(statement: Statement): string[] | undefined {
-  if (statement.Condition === undefined) return undefined;
+  if (statement.Condition === undefined || viaServiceOf(statement) !== undefined) return undefined;
   const condition = statement.Condition as Record<string, Record<string, Json>>;
   const operators = Object.keys(condition).sort();
   const keys = condition['ForAllValues:StringLike'];
@@ -162,6 +182,8 @@ const statementMatches = (statement: Statement, request: Request): boolean => {
   if (!actionsOf(statement).some((action) => globMatches(action, request.action))) return false;
   if (!resourcesOfStatement(statement).some((resource) => globMatches(flatten(resource), request.resource)))
     return false;
+  const via = viaServiceOf(statement);
+  if (via !== undefined && request.viaService !== via) return false;
   const patterns = leadingKeyPatterns(statement);
   // Every leading key of the request must match one pattern, and there must be one (the Null check).
   return (
@@ -189,7 +211,8 @@ export const functionStatements = ({ stack, template }: Synthesized, id: string)
 /**
  * A function role's DynamoDB and KMS permissions as sorted lines `<action> <resource>[ <key patterns>]`,
  * tables named by their key (`healthRecords/index/byOwner` for an index) and customer-managed keys as
- * `<table key> key`. A Deny, or a statement on anything else, throws.
+ * `<table key> key`. A Deny, a statement on anything else, or a KMS statement not limited to use
+ * through DynamoDB, throws.
  */
 export function dataPermissions(synth: Synthesized, id: string): string[] {
   const { stack } = synth;
@@ -212,6 +235,12 @@ export function dataPermissions(synth: Synthesized, id: string): string[] {
     .filter((statement) => actionsOf(statement).some((action) => /^(dynamodb|kms):/.test(action)))
     .flatMap((statement) => {
       if (statement.Effect !== 'Allow') throw new Error(`${id}: a ${statement.Effect} statement`);
+      // A key is used through DynamoDB only, never directly (decrypting or encrypting anything itself).
+      if (
+        actionsOf(statement).some((action) => action.startsWith('kms:')) &&
+        !DYNAMODB_SERVICE.test(viaServiceOf(statement) ?? '')
+      )
+        throw new Error(`${id}: a KMS statement not limited to DynamoDB (kms:ViaService)`);
       const patterns = leadingKeyPatterns(statement);
       return actionsOf(statement).flatMap((action) =>
         resourcesOfStatement(statement).map((resource) => {
