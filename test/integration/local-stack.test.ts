@@ -292,7 +292,25 @@ describe('authorization', () => {
   const adminRoutes = ROUTES.filter((route) => route.auth === 'admin');
   const concretePath = (path: string) => path.replace('{email}', encodeURIComponent('someone@example.com'));
 
-  it('answers 403 on every admin route to a coach and to a user', async () => {
+  /** What an admin sees of every account and invitation: roles, status, coach. */
+  const adminView = async () => [
+    (await http.request('GET', '/internal/v1/admin/users', { token: admin.idToken })).text,
+    (await http.request('GET', '/internal/v1/admin/invitations', { token: admin.idToken })).text,
+  ];
+
+  const PENDING = 'pending-target@example.com';
+
+  /** A request each admin route would carry out for an admin: a real person, a real pending invitation. */
+  const attempt = (route: (typeof adminRoutes)[number], target: string) => ({
+    path: route.path.replace('{userId}', target).replace('{email}', encodeURIComponent(PENDING)),
+    json: {
+      CreateInvitation: { email: 'mallory@example.com', roles: ['admins'] },
+      ChangeRoles: { roles: ['users', 'coaches', 'admins'] },
+      AssignCoach: { coachId: coach.userId },
+    }[route.id],
+  });
+
+  it('answers 403 on every admin route to a coach and to a user, and changes nothing', async () => {
     expect(adminRoutes.map((route) => route.id).sort()).toEqual([
       'AssignCoach',
       'ChangeRoles',
@@ -308,15 +326,41 @@ describe('authorization', () => {
       'ResetAccess',
       'UnassignCoach',
     ]);
+    const invited = await http.request('POST', '/internal/v1/admin/invitations', {
+      token: admin.idToken,
+      json: { email: PENDING },
+    });
+    expect(invited.status).toBe(201);
+    const before = await adminView();
     for (const caller of [coach, user]) {
-      for (const route of adminRoutes) {
-        const answer = await http.request(route.method, concretePath(route.path), {
-          token: caller.idToken,
-          json: route.method === 'POST' ? { email: 'x@example.com' } : undefined,
-        });
-        expect(answer.status, `${route.method} ${route.path}`).toBe(403);
+      // Their own account (making themselves an admin) and the admin's (disabling, deleting them).
+      for (const target of [caller.userId, admin.userId]) {
+        for (const route of adminRoutes) {
+          const { path, json } = attempt(route, target);
+          const answer = await http.request(route.method, path, { token: caller.idToken, json });
+          expect(answer, `${route.method} ${path}`).toMatchObject({
+            status: 403,
+            body: { message: API_MESSAGES.forbidden },
+          });
+          expect(answer.text, `${route.method} ${path}`).not.toContain('activationCode');
+        }
       }
     }
+    expect(await adminView()).toEqual(before);
+    // Both still signed in with the roles they had, and the admin too.
+    expect((await http.request('GET', '/v1/users/me', { token: user.idToken })).status).toBe(200);
+    expect((await http.request('GET', '/v1/coach/clients', { token: coach.idToken })).status).toBe(200);
+    expect((await http.request('GET', '/internal/v1/admin/users', { token: admin.idToken })).status).toBe(
+      200,
+    );
+    const deleted = await http.request(
+      'DELETE',
+      `/internal/v1/admin/invitations/${encodeURIComponent(PENDING)}`,
+      {
+        token: admin.idToken,
+      },
+    );
+    expect(deleted.status).toBe(204);
   });
 
   it("refuses a person Cognito's own user API with their access token: no self-delete around the erase (ADR 063)", async () => {
