@@ -142,10 +142,12 @@ export const putPasskeyItem = (passkey: PasskeyRecord): TransactItem => ({
 });
 
 /**
- * Moves the signature counter forward only from the value this verification read (a cloned
- * authenticator shows up as a counter that went backwards). Authenticators that always report 0,
- * as synced passkeys do, gain nothing from the condition: what stops a replay there is the
- * single-use sign-in session. Answers false when the counter changed meanwhile.
+ * Moves the signature counter forward only: to a higher value than the one this verification read,
+ * and only while the item still holds that value. A cloned authenticator shows up as a counter that
+ * did not move forward; SimpleWebAuthn refuses it first (as an invalid assertion), and this write
+ * refuses it again by itself. Authenticators that always report 0, as synced passkeys do, stay at 0:
+ * what stops a replay there is the single-use sign-in session. Answers false when the counter would
+ * not move forward or changed meanwhile.
  */
 export const advanceCounter = async (
   credentialId: string,
@@ -154,6 +156,8 @@ export const advanceCounter = async (
   usedAt: string,
   backedUp: boolean,
 ): Promise<boolean> => {
+  // WebAuthn Level 3, section 7.2 step 22: either counter non-zero and the new one not greater is a clone.
+  if ((to !== 0 || from !== 0) && to <= from) return false;
   try {
     await ddb.send(
       new UpdateCommand({
