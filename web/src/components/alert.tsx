@@ -1,4 +1,5 @@
 import type { MouseEvent, ReactNode } from 'react';
+import { TABBABLE } from '../lib/tabbable';
 
 interface AlertProps {
   tone?: 'error' | 'success' | 'info' | 'warning';
@@ -8,16 +9,6 @@ interface AlertProps {
   onDismiss?: () => void;
   dismissLabel?: string;
 }
-
-/** What the Tab key stops at. */
-const TABBABLE = [
-  'a[href]',
-  'button:not([disabled])',
-  'input:not([disabled]):not([type="hidden"])',
-  'select:not([disabled])',
-  'textarea:not([disabled])',
-  '[tabindex]:not([tabindex="-1"])',
-].join(', ');
 
 /**
  * Where focus goes when `alert` leaves with it: the first element after it that the Tab key stops at,

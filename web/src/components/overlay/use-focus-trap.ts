@@ -1,16 +1,8 @@
 import { useEffect, useEffectEvent, type RefObject } from 'react';
-
-const FOCUSABLE = [
-  'a[href]',
-  'button:not([disabled])',
-  'input:not([disabled]):not([type="hidden"])',
-  'select:not([disabled])',
-  'textarea:not([disabled])',
-  '[tabindex]:not([tabindex="-1"])',
-].join(',');
+import { TABBABLE } from '../../lib/tabbable';
 
 const focusableIn = (container: HTMLElement): HTMLElement[] =>
-  Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.hidden);
+  Array.from(container.querySelectorAll<HTMLElement>(TABBABLE)).filter((el) => !el.hidden);
 
 interface FocusTrapOptions {
   /** Called on Escape; omit to ignore Escape (a dialog that must be completed). */
