@@ -1,5 +1,17 @@
 import type { MouseEvent, ReactNode } from 'react';
-import { TABBABLE } from '../lib/tabbable';
+
+/**
+ * What the Tab key stops at (a CSS selector): the focus trap of dialogs uses it too. Kept here, in the
+ * first screen's own code, so that sharing it adds no script to the first load.
+ */
+export const TABBABLE = [
+  'a[href]',
+  'button:not([disabled])',
+  'input:not([disabled]):not([type="hidden"])',
+  'select:not([disabled])',
+  'textarea:not([disabled])',
+  '[tabindex]:not([tabindex="-1"])',
+].join(',');
 
 interface AlertProps {
   tone?: 'error' | 'success' | 'info' | 'warning';

@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, type RefObject } from 'react';
-import { TABBABLE } from '../../lib/tabbable';
+import { TABBABLE } from '../alert';
 
 const focusableIn = (container: HTMLElement): HTMLElement[] =>
   Array.from(container.querySelectorAll<HTMLElement>(TABBABLE)).filter((el) => !el.hidden);
