@@ -26,8 +26,9 @@ const stateKey = (clientId: string) => ({ pk: `client#${clientId}`, sk: STATE })
  */
 const COACH_CLIENTS = 'coach#';
 const CLIENT_SK = 'client#';
+const coachClientsPartition = (coachId: string) => `${COACH_CLIENTS}${coachId}`;
 export const coachClientKey = (coachId: string, clientId: string) => ({
-  pk: `${COACH_CLIENTS}${coachId}`,
+  pk: coachClientsPartition(coachId),
   sk: `${CLIENT_SK}${clientId}`,
 });
 const coachClientPut = (coachId: string, clientId: string, at: string): TransactItem => ({
@@ -279,7 +280,7 @@ export const findAllCoachClientIds = async (coachId: string): Promise<string[]> 
       {
         TableName: table(),
         KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `${COACH_CLIENTS}${coachId}` },
+        ExpressionAttributeValues: { ':pk': coachClientsPartition(coachId) },
         ConsistentRead: true,
       },
       ['clientId'],
