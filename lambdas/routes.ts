@@ -631,9 +631,18 @@ const DEFINED_ROUTES: readonly RouteDefinition[] = [
     path: '/internal/v1/admin/audit',
     auth: 'admin',
     entry: 'lambdas/api/admin/list-audit.ts',
-    // The only reader of the audit log: Query, on the table and its indexes, and nothing else; then
-    // the names of the page's actors and subjects.
-    tables: { auditEvents: [{ actions: ['Query'] }], profiles: [{ actions: ['BatchGetItem'] }] },
+    // The only reader of the audit log: Query and nothing else, of the month partitions (`YYYY-MM`,
+    // `pk` of lambdas/common/audit.ts) and of the three indexes its filters read (not `byActivity`,
+    // which is ListMyActivity's); then the names of the page's actors and subjects.
+    tables: {
+      auditEvents: [
+        { actions: ['Query'], keys: ['????-??'] },
+        { actions: ['Query'], index: 'bySubject' },
+        { actions: ['Query'], index: 'byActor' },
+        { actions: ['Query'], index: 'byType' },
+      ],
+      profiles: [{ actions: ['BatchGetItem'] }],
+    },
     cognitoActions: [],
     pageCursors: true,
   },

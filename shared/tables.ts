@@ -27,7 +27,22 @@ export interface TableDefinition {
    * (rotation on), so access to the data also needs access to the key, and every use is in CloudTrail.
    */
   readonly customerManagedKey?: boolean;
+  /**
+   * Items are only ever added: in the cloud the table's resource policy denies every principal the
+   * actions that change or remove one (`APPEND_ONLY_DENIED`), whatever their IAM policies allow; TTL
+   * expiry, which DynamoDB runs itself, still removes them.
+   */
+  readonly appendOnly?: boolean;
 }
+
+/** What no principal may do on an append-only table (its resource policy). */
+export const APPEND_ONLY_DENIED = [
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:PartiQLUpdate',
+  'dynamodb:PartiQLDelete',
+] as const;
 
 /** An index of the user directory's lists (docs/decisions/058-admin-lists-at-scale.md): string keys. */
 const listIndex = (indexName: string, partition: string, sort: string): IndexDefinition => ({
@@ -185,6 +200,7 @@ export const TABLES = {
       },
     ],
     timeToLiveAttribute: 'expiresAt',
+    appendOnly: true,
   },
 } as const satisfies Record<string, TableDefinition>;
 

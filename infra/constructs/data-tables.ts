@@ -1,8 +1,10 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
+import { AnyPrincipal, Effect, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import {
+  APPEND_ONLY_DENIED,
   TABLE_KEYS,
   TABLES,
   type KeyAttribute,
@@ -30,7 +32,8 @@ const attribute = (key: KeyAttribute): Attribute => ({ name: key.name, type: ATT
 /**
  * One DynamoDB table per entry of the shared table definitions (`shared/tables.ts`): on demand,
  * point-in-time recovery, TTL and indexes as defined, encrypted with the AWS-managed KMS key, or with a
- * customer-managed key of its own when the definition asks for one (`customerManagedKey`).
+ * customer-managed key of its own when the definition asks for one (`customerManagedKey`), and with a
+ * resource policy that keeps it append-only when the definition says so (`appendOnly`).
  * Table names are generated; functions find them in the environment variable the definition names.
  */
 export class DataTables extends Construct {
@@ -64,6 +67,22 @@ export class DataTables extends Construct {
           ? { encryption: TableEncryption.CUSTOMER_MANAGED, encryptionKey }
           : { encryption: TableEncryption.AWS_MANAGED }),
         timeToLiveAttribute: definition.timeToLiveAttribute,
+        // An append-only table (the audit log): no role, user or account root may change or remove an
+        // item without first changing this policy, which CloudTrail records as a management event.
+        ...(definition.appendOnly && {
+          resourcePolicy: new PolicyDocument({
+            statements: [
+              new PolicyStatement({
+                sid: 'AppendOnly',
+                effect: Effect.DENY,
+                principals: [new AnyPrincipal()],
+                actions: [...APPEND_ONLY_DENIED],
+                // The table and its indexes: a table's own policy cannot name its ARN before it exists.
+                resources: ['*'],
+              }),
+            ],
+          }),
+        }),
         deletionProtection: retain,
         removalPolicy: retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       });

@@ -61,6 +61,9 @@ const member = <E extends Record<string, string>>(values: E, value: string): E[k
  * access logging (CloudFront standard logging always records the query string), and the cache policy
  * forwards no query string to S3, so the bucket's server access logs never see one either.
  */
+/** How long the assets bucket keeps a file's earlier versions once it is overwritten or deleted. */
+export const ASSET_VERSIONS_KEPT_DAYS = 30;
+
 export class SpaSite extends Construct {
   readonly bucket: Bucket;
   readonly logBucket: Bucket;
@@ -97,6 +100,16 @@ export class SpaSite extends Construct {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: this.logBucket,
       serverAccessLogsPrefix: 's3-assets/',
+      // A file overwritten or deleted (a deploy's prune gone wrong, a hand in the console) can be put
+      // back for 30 days; then its old versions, and the delete markers left alone, go.
+      versioned: true,
+      lifecycleRules: [
+        {
+          noncurrentVersionExpiration: Duration.days(ASSET_VERSIONS_KEPT_DAYS),
+          expiredObjectDeleteMarker: true,
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
       ...removal,
     });
 

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALL_FUNCTIONS } from '../../../lambdas/routes';
-import { TABLES, type TableDefinition, type TableKey } from '../../../shared/tables';
+import { TABLE_KEYS, TABLES, type TableDefinition, type TableKey } from '../../../shared/tables';
 import {
   ERASE_FUNCTIONS,
   ERASE_PERMISSIONS,
@@ -284,16 +284,24 @@ describe('audit log grants', () => {
     }
   });
 
-  it('lets ListAudit only Query, on the table and its four indexes', () => {
+  it('lets ListAudit only Query: the month partitions of the table and the three indexes its filters read', () => {
     for (const synth of [prod, dev]) {
       expect(permissionsOn(synth, 'ListAudit', 'auditEvents')).toEqual([
-        'dynamodb:Query auditEvents',
-        'dynamodb:Query auditEvents/index/byActivity',
+        'dynamodb:Query auditEvents ????-??',
         'dynamodb:Query auditEvents/index/byActor',
         'dynamodb:Query auditEvents/index/bySubject',
         'dynamodb:Query auditEvents/index/byType',
       ]);
     }
+    const statements = functionStatements(prod, 'ListAudit');
+    const table = tableArn(prod, 'auditEvents');
+    const query = (resource: string, leadingKeys?: string[]) =>
+      isAllowed(statements, { action: 'dynamodb:Query', resource, ...(leadingKeys && { leadingKeys }) });
+    expect(query(table, ['2026-11'])).toBe(true);
+    // Not a partition that is not a month, nor a Query without one, nor ListMyActivity's index.
+    expect(query(table, ['2026-11#x'])).toBe(false);
+    expect(query(table)).toBe(false);
+    expect(query(indexArn(prod, 'auditEvents', 'byActivity'))).toBe(false);
   });
 
   it('lets ListMyActivity only Query the byActivity and bySubject indexes: not the table, nor the other indexes', () => {
@@ -316,13 +324,15 @@ describe('audit log grants', () => {
   it('lets the writers only add events and the readers only read them', () => {
     const table = tableArn(prod, 'auditEvents');
     expect(allowedTo(prod, { action: 'dynamodb:PutItem', resource: table })).toEqual([...WRITERS].sort());
-    expect(allowedTo(prod, { action: 'dynamodb:Query', resource: table })).toEqual(['ListAudit']);
+    expect(allowedTo(prod, { action: 'dynamodb:Query', resource: table, leadingKeys: ['2026-11'] })).toEqual([
+      'ListAudit',
+    ]);
     expect(
       allowedTo(prod, { action: 'dynamodb:Query', resource: indexArn(prod, 'auditEvents', 'bySubject') }),
     ).toEqual(['ListAudit', 'ListMyActivity']);
     expect(
       allowedTo(prod, { action: 'dynamodb:Query', resource: indexArn(prod, 'auditEvents', 'byActivity') }),
-    ).toEqual(['ListAudit', 'ListMyActivity']);
+    ).toEqual(['ListMyActivity']);
     for (const action of ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PartiQLSelect']) {
       expect(allowedTo(prod, { action, resource: table }), action).toEqual([]);
     }
@@ -348,6 +358,48 @@ describe('audit log grants', () => {
         }
       }
     }
+  });
+
+  /** The statements of a table's resource policy (none without one). */
+  const resourcePolicyOf = (synth: Synthesized, key: TableKey): Statement[] =>
+    (
+      tableOf(synth, key).Properties.ResourcePolicy as
+        { PolicyDocument: { Statement: Statement[] } } | undefined
+    )?.PolicyDocument.Statement ?? [];
+
+  it('denies every principal, whatever its own policies allow, changing or removing an event: the table is append-only', () => {
+    for (const synth of [prod, staging, dev]) {
+      expect(resourcePolicyOf(synth, 'auditEvents')).toEqual([
+        {
+          Sid: 'AppendOnly',
+          Effect: 'Deny',
+          Principal: { AWS: '*' },
+          Action: [
+            'dynamodb:BatchWriteItem',
+            'dynamodb:DeleteItem',
+            'dynamodb:PartiQLDelete',
+            'dynamodb:PartiQLUpdate',
+            'dynamodb:UpdateItem',
+          ],
+          Resource: '*',
+        },
+      ]);
+      // The only table with a resource policy.
+      for (const key of TABLE_KEYS.filter((key) => key !== 'auditEvents'))
+        expect(tableOf(synth, key).Properties.ResourcePolicy, key).toBeUndefined();
+    }
+    // An administrator allowed everything on DynamoDB: the table's policy refuses the changes, not the
+    // writers' PutItem nor the readers' Query.
+    const administrator: Statement = { Effect: 'Allow', Action: 'dynamodb:*', Resource: '*' };
+    const statements = [administrator, ...resourcePolicyOf(prod, 'auditEvents')];
+    for (const resource of tableResources(prod, 'auditEvents')) {
+      for (const action of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
+        expect(isAllowed(statements, { action, resource }), `${action} ${resource}`).toBe(false);
+      expect(isAllowed(statements, { action: 'dynamodb:Query', resource }), resource).toBe(true);
+    }
+    expect(
+      isAllowed(statements, { action: 'dynamodb:PutItem', resource: tableArn(prod, 'auditEvents') }),
+    ).toBe(true);
   });
 });
 

@@ -1403,6 +1403,23 @@ describe('SPA hosting', () => {
     });
   });
 
+  it('keeps a file’s earlier versions for 30 days after a deploy or a hand overwrites or deletes it', () => {
+    for (const synth of [prod, dev]) {
+      const props = assetsBucket(synth).Properties;
+      expect(props.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+      expect(props.LifecycleConfiguration).toEqual({
+        Rules: [
+          {
+            NoncurrentVersionExpiration: { NoncurrentDays: 30 },
+            ExpiredObjectDeleteMarker: true,
+            AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+            Status: 'Enabled',
+          },
+        ],
+      });
+    }
+  });
+
   it('lets only this distribution read the bucket, and only over TLS', () => {
     const [, policy] = Object.entries(resourcesOf(prod.template, 'AWS::S3::BucketPolicy')).find(
       ([, p]) => (p.Properties.Bucket as { Ref: string }).Ref === assetsBucketId(prod),
