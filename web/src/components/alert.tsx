@@ -1,10 +1,7 @@
 import type { MouseEvent, ReactNode } from 'react';
 
-/**
- * What the Tab key stops at (a CSS selector): the focus trap of dialogs uses it too. Kept here, in the
- * first screen's own code, so that sharing it adds no script to the first load.
- */
-export const TABBABLE = [
+/** What the Tab key stops at (a CSS selector), but for what `tabbableIn` leaves out. */
+const TABBABLE = [
   'a[href]',
   'button:not([disabled])',
   'input:not([disabled]):not([type="hidden"])',
@@ -12,6 +9,16 @@ export const TABBABLE = [
   'textarea:not([disabled])',
   '[tabindex]:not([tabindex="-1"])',
 ].join(',');
+
+/**
+ * The elements of `scope` the Tab key stops at, in document order: none under a `hidden` or `inert`
+ * ancestor, which the browser skips. The focus trap of dialogs uses it too; it is kept here, in the
+ * first screen's own code, so that sharing it adds no script to the first load.
+ */
+export const tabbableIn = (scope: ParentNode): HTMLElement[] =>
+  [...scope.querySelectorAll<HTMLElement>(TABBABLE)].filter(
+    (element) => !element.closest('[hidden], [inert]'),
+  );
 
 interface AlertProps {
   tone?: 'error' | 'success' | 'info' | 'warning';
@@ -28,9 +35,7 @@ interface AlertProps {
  */
 const neighbourOf = (alert: Element): HTMLElement | undefined => {
   const scope = alert.closest('dialog, [role="dialog"]') ?? document;
-  const candidates = [...scope.querySelectorAll<HTMLElement>(TABBABLE)].filter(
-    (element) => !alert.contains(element) && !element.closest('[hidden], [inert]'),
-  );
+  const candidates = tabbableIn(scope).filter((element) => !alert.contains(element));
   const after = (element: Element) =>
     (alert.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
   return candidates.find(after) ?? candidates.filter((element) => !after(element)).at(-1);

@@ -1,8 +1,5 @@
 import { useEffect, useEffectEvent, type RefObject } from 'react';
-import { TABBABLE } from '../alert';
-
-const focusableIn = (container: HTMLElement): HTMLElement[] =>
-  Array.from(container.querySelectorAll<HTMLElement>(TABBABLE)).filter((el) => !el.hidden);
+import { tabbableIn } from '../alert';
 
 interface FocusTrapOptions {
   /** Called on Escape; omit to ignore Escape (a dialog that must be completed). */
@@ -33,7 +30,7 @@ export const useFocusTrap = (
     // What opened the dialog may leave while it is open (an action the dialog made pointless): focus
     // then goes to the nearest container around it that takes focus (a table's region), not the page.
     const around = previous?.parentElement?.closest<HTMLElement>('[tabindex]') ?? null;
-    const initial = root.querySelector<HTMLElement>('[data-autofocus]') ?? focusableIn(root)[0] ?? root;
+    const initial = root.querySelector<HTMLElement>('[data-autofocus]') ?? tabbableIn(root)[0] ?? root;
     initial.focus();
 
     const onKeyDown = (event: KeyboardEvent) => {
@@ -43,7 +40,7 @@ export const useFocusTrap = (
         return;
       }
       if (event.key !== 'Tab') return;
-      const items = focusableIn(root);
+      const items = tabbableIn(root);
       const first = items[0];
       const last = items[items.length - 1];
       if (!first || !last) {
