@@ -6,7 +6,10 @@
  * when any median is under 95 in performance, accessibility or best practices. Five, as Lighthouse's
  * own guide to variability advises ("the median Lighthouse score of 5 runs is twice as stable as 1
  * run"): on the shared 2-core machine one page's total blocking time has ranged from 29 to 597 ms in
- * three runs of the same build.
+ * three runs of the same build. A page whose performance alone is under 95 is measured RUNS times more,
+ * after waiting for quiet, and that second median counts (bin/lighthouse-verdict.ts): the page's
+ * `Cross-Origin-Opener-Policy` starts every run in a new renderer, whose start-up the machine's load
+ * stretches (decision 057, "A second round for performance").
  *
  * It starts everything it uses (`npm start -- --prod --reset` on a free port with a data folder of its
  * own, then Debian's Chromium), talks to loopback only (Chromium resolves no other host name), and
@@ -22,9 +25,17 @@ import { freePort } from '../infra/local/dynamodb-local';
 import { CHROMIUM_ARGS, chromiumPath } from '../test/fixtures/chromium';
 import { runNpmStart } from '../test/fixtures/npm-start';
 import { canSeeProcesses, trackProcessTree } from '../test/fixtures/process-tree';
+import {
+  CATEGORIES,
+  THRESHOLD,
+  failing,
+  median,
+  medianScores,
+  secondRoundFor,
+  type Scores,
+} from './lighthouse-verdict';
+import { waitForQuiet } from './wait-for-quiet';
 
-const THRESHOLD = 95;
-const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 const PAGES = ['/signin', '/activate'] as const;
 const RUNS = Number(process.env.RUNS ?? 5);
 const TIMEOUT_MS = Number(process.env.LIGHTHOUSE_TIMEOUT_MS ?? 600_000);
@@ -39,7 +50,7 @@ const CHROME_FLAGS = [
 
 interface Run {
   readonly page: string;
-  readonly scores: Record<(typeof CATEGORIES)[number], number>;
+  readonly scores: Scores;
   readonly fcpMs: number;
   readonly lcpMs: number;
   readonly tbtMs: number;
@@ -55,7 +66,7 @@ const numeric = (lhr: Result, audit: string): number => lhr.audits[audit]?.numer
 const summarise = (page: string, lhr: Result): Run => {
   const scores = Object.fromEntries(
     CATEGORIES.map((category) => [category, Math.round((lhr.categories[category]?.score ?? 0) * 100)]),
-  ) as Run['scores'];
+  ) as Scores;
   const items =
     (
       lhr.audits['resource-summary']?.details as
@@ -96,11 +107,6 @@ const ATTEMPTS = 3;
 
 const launchChromium = () =>
   launch({ chromePath: chromiumPath(), chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -163,53 +169,79 @@ const main = async (): Promise<boolean> => {
     };
     if (REPORT_DIR) await mkdir(resolve(REPORT_DIR), { recursive: true });
 
-    const runs: Run[] = [];
     const worst = new Map<string, Result>();
-    for (let round = 1; round <= RUNS; round += 1) {
-      for (const page of PAGES) {
-        const lhr = await audit(`${origin}${page}`);
-        const run = summarise(page, lhr);
-        runs.push(run);
-        const previous = worst.get(page);
-        if (
-          !previous ||
-          (previous.categories.performance?.score ?? 1) > (lhr.categories.performance?.score ?? 1)
-        )
-          worst.set(page, lhr);
-        if (REPORT_DIR)
-          await writeFile(
-            join(resolve(REPORT_DIR), `${page.slice(1)}-${round}.json`),
-            JSON.stringify(lhr, null, 1),
-          );
-        console.log(
-          `${page} run ${round}: performance ${run.scores.performance}, accessibility ${run.scores.accessibility}, ` +
-            `best practices ${run.scores['best-practices']}; FCP ${seconds(run.fcpMs)}, LCP ${seconds(run.lcpMs)}, ` +
-            `TBT ${Math.round(run.tbtMs)} ms, CLS ${run.cls.toFixed(3)}, SI ${seconds(run.speedIndexMs)}; ` +
-            `${run.requests} requests, ${kib(run.transfer.total)} transferred (JS ${kib(run.transfer.script)}, ` +
-            `CSS ${kib(run.transfer.stylesheet)}, HTML ${kib(run.transfer.document)})`,
+    /** One run of `page`: printed, its report kept, the worst run per page remembered for the verdict. */
+    const measure = async (page: string, round: number, again: boolean): Promise<Run> => {
+      const lhr = await audit(`${origin}${page}`);
+      const run = summarise(page, lhr);
+      const previous = worst.get(page);
+      if (
+        !previous ||
+        (previous.categories.performance?.score ?? 1) > (lhr.categories.performance?.score ?? 1)
+      )
+        worst.set(page, lhr);
+      if (REPORT_DIR)
+        await writeFile(
+          join(resolve(REPORT_DIR), `${page.slice(1)}-${again ? 'again-' : ''}${round}.json`),
+          JSON.stringify(lhr, null, 1),
         );
-      }
+      console.log(
+        `${page} ${again ? 'second round, ' : ''}run ${round}: performance ${run.scores.performance}, accessibility ${run.scores.accessibility}, ` +
+          `best practices ${run.scores['best-practices']}; FCP ${seconds(run.fcpMs)}, LCP ${seconds(run.lcpMs)}, ` +
+          `TBT ${Math.round(run.tbtMs)} ms, CLS ${run.cls.toFixed(3)}, SI ${seconds(run.speedIndexMs)}; ` +
+          `${run.requests} requests, ${kib(run.transfer.total)} transferred (JS ${kib(run.transfer.script)}, ` +
+          `CSS ${kib(run.transfer.stylesheet)}, HTML ${kib(run.transfer.document)})`,
+      );
+      return run;
+    };
+    /** A page's medians over `runs`, printed; they are its verdict. */
+    const medians = (page: string, runs: readonly Run[]): Scores => {
+      const scores = medianScores(runs.map((run) => run.scores));
+      console.log(
+        `${page}: ${CATEGORIES.map((category) => `${category} ${scores[category]}`).join(', ')}; ` +
+          `FCP ${seconds(median(runs.map((run) => run.fcpMs)))}, LCP ${seconds(median(runs.map((run) => run.lcpMs)))}, ` +
+          `TBT ${Math.round(median(runs.map((run) => run.tbtMs)))} ms, ` +
+          `${kib(median(runs.map((run) => run.transfer.total)))} transferred`,
+      );
+      return scores;
+    };
+
+    const firstRound: Run[] = [];
+    for (let round = 1; round <= RUNS; round += 1)
+      for (const page of PAGES) firstRound.push(await measure(page, round, false));
+
+    console.log(`\nMedians of ${RUNS} run(s) per page (threshold ${THRESHOLD}, Lighthouse mobile):`);
+    const verdicts = new Map(
+      PAGES.map((page) => [
+        page,
+        medians(
+          page,
+          firstRound.filter((run) => run.page === page),
+        ),
+      ]),
+    );
+
+    // Performance alone under the threshold: the page is measured again, and that median counts.
+    for (const page of PAGES) {
+      const first = verdicts.get(page)!;
+      if (!secondRoundFor(failing(first))) continue;
+      console.log(
+        `\n${page}: performance ${first.performance} < ${THRESHOLD} in the first round; ` +
+          `${RUNS} runs more ${await waitForQuiet()}, their median counts:`,
+      );
+      const again: Run[] = [];
+      for (let round = 1; round <= RUNS; round += 1) again.push(await measure(page, round, true));
+      verdicts.set(page, medians(page, again));
     }
 
     let pass = true;
-    console.log(`\nMedians of ${RUNS} run(s) per page (threshold ${THRESHOLD}, Lighthouse mobile):`);
     for (const page of PAGES) {
-      const ofPage = runs.filter((run) => run.page === page);
-      const scores = CATEGORIES.map(
-        (category) => [category, median(ofPage.map((run) => run.scores[category]))] as const,
-      );
-      console.log(
-        `${page}: ${scores.map(([category, score]) => `${category} ${score}`).join(', ')}; ` +
-          `FCP ${seconds(median(ofPage.map((run) => run.fcpMs)))}, LCP ${seconds(median(ofPage.map((run) => run.lcpMs)))}, ` +
-          `TBT ${Math.round(median(ofPage.map((run) => run.tbtMs)))} ms, ` +
-          `${kib(median(ofPage.map((run) => run.transfer.total)))} transferred`,
-      );
-      for (const [category, score] of scores) {
-        if (score >= THRESHOLD) continue;
+      const scores = verdicts.get(page)!;
+      for (const category of failing(scores)) {
         pass = false;
         const lhr = worst.get(page);
         console.error(
-          `  ${page} ${category} ${score} < ${THRESHOLD}${lhr ? `; audits under 90: ${losses(lhr, category).join(', ') || 'none'}` : ''}`,
+          `  ${page} ${category} ${scores[category]} < ${THRESHOLD}${lhr ? `; audits under 90 in its worst run: ${losses(lhr, category).join(', ') || 'none'}` : ''}`,
         );
       }
     }

@@ -28,6 +28,7 @@ import { stackNameFor } from '../infra/stacks/stage-config';
 import { LOADED_ON_DEMAND } from '../infra/constructs/app-function';
 import { importedBy } from '../infra/bundling/build-on-demand.mjs';
 import { IMPORT_LIMIT_MS, ISSUE_NODE_START_UP_MS, importGuardFor } from './import-guard';
+import { waitForQuiet } from './wait-for-quiet';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CDK_BIN = join(REPO_ROOT, 'node_modules', '.bin', 'cdk');
@@ -285,35 +286,16 @@ function measureImports(bundles: readonly BundleSize[]): Map<string, ImportTime>
   );
 }
 
-/** How long the second chance waits, at most, for the machine to quieten. */
-const QUIET_WAIT_MS = 30_000;
-
-/**
- * Before the second chance: waits (at most `QUIET_WAIT_MS`) until the 1-minute load average is under
- * the number of cores, so that the second round does not meet the same burst of other work as the
- * first. The guard itself does not change.
- */
-function waitForQuiet(): void {
-  const started = Date.now();
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  while (loadavg()[0]! >= availableParallelism() && Date.now() - started < QUIET_WAIT_MS)
-    Atomics.wait(pause, 0, 0, 1_000);
-  console.log(
-    `Over the guard in the first round: measured again after ${((Date.now() - started) / 1000).toFixed(0)} s, ` +
-      `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores.`,
-  );
-}
-
 /**
  * The cold imports, with one second chance: on a shared machine a burst of other work can stretch a
  * whole round, so a function whose median is over the guard is measured once more (another
  * `IMPORT_RUNS` processes) and that median counts. A function that is really too slow is slow twice.
  */
-function measureImportsWithRetry(bundles: readonly BundleSize[]): Map<string, ImportTime> {
+async function measureImportsWithRetry(bundles: readonly BundleSize[]): Promise<Map<string, ImportTime>> {
   const first = measureImports(bundles);
   const slow = bundles.filter((b) => first.get(b.id)!.median > first.get(b.id)!.guard);
   if (slow.length === 0) return first;
-  waitForQuiet();
+  console.log(`Over the guard in the first round: measured again ${await waitForQuiet()}.`);
   const second = measureImports(slow);
   for (const bundle of slow) {
     const again = second.get(bundle.id)!;
@@ -361,7 +343,7 @@ try {
   const sizes = bundleSizes(join(outdir, 'cli'));
   const loadBefore = loadavg()[0]!;
   const importStarted = performance.now();
-  const imports = measureImportsWithRetry(sizes);
+  const imports = await measureImportsWithRetry(sizes);
   const importMs = performance.now() - importStarted;
   const loadAfter = loadavg()[0]!;
 
