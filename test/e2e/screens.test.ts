@@ -91,8 +91,20 @@ describe('accessibility and screenshots', () => {
       await page.goto('/dashboard/users');
       await waitForPath(page, '/dashboard/users');
       await openUserManagement(page);
-      await page.getByRole('row').filter({ hasText: 'new.client@example.com' }).waitFor();
+      const row = page.getByRole('row').filter({ hasText: 'new.client@example.com' });
+      await row.waitFor();
       await audit(page, 'user-management', viewport);
+      if (viewport === PHONE) {
+        // A phone shows each person as a card (decision 045): the row's buttons are on the screen,
+        // not a wide table's width to its right.
+        const buttons = await row.getByRole('button').all();
+        expect(buttons.length).toBeGreaterThan(0);
+        for (const button of buttons) {
+          const box = await button.boundingBox();
+          expect(box, await button.innerText()).not.toBeNull();
+          expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
+        }
+      }
     }
 
     // The states the screenshots do not show: Profile in edit mode, the invite modal, the drawer.

@@ -52,7 +52,7 @@ function Details({ details }: { details: AuditEvent['details'] }) {
 export function AuditTable({ events, people, ref }: AuditTableProps) {
   return (
     <div className="table-scroll" role="region" aria-label="Audit events" tabIndex={0} ref={ref}>
-      <table className="table audit">
+      <table className="table table--stack audit">
         <caption className="visually-hidden">Audit events, newest first</caption>
         <thead>
           <tr>
@@ -66,30 +66,30 @@ export function AuditTable({ events, people, ref }: AuditTableProps) {
         <tbody>
           {events.map((event) => (
             <tr key={event.eventId}>
-              <td className="audit__time">
+              <td className="audit__time" data-label="Time">
                 <time dateTime={event.at}>{formatInstant(event.at)}</time>
               </td>
-              <td>{AUDIT_TYPE_LABELS[event.type]}</td>
-              <td>
+              <td data-label="Event">{AUDIT_TYPE_LABELS[event.type]}</td>
+              <td data-label="Actor">
                 <Person id={event.actorId} people={people} />
               </td>
-              <td>
+              <td data-label="Subject">
                 <Person id={event.subjectId} people={people} />
               </td>
-              <td>
+              <td data-label="Outcome">
                 <span
                   className={`badge ${event.outcome === 'success' ? 'badge--success' : 'badge--warning'}`}
                 >
                   {event.outcome === 'success' ? 'Success' : 'Failure'}
                 </span>
               </td>
-              <td>
+              <td data-label="IP and device">
                 <span className="audit__ip">{event.ip}</span>
                 <span className="audit__agent muted" title={event.userAgent}>
                   {describeUserAgent(event.userAgent)}
                 </span>
               </td>
-              <td>
+              <td data-label="Details">
                 <Details details={event.details} />
               </td>
             </tr>

@@ -15,7 +15,7 @@ export function ClientTable({ clients }: { clients: readonly CoachClient[] }) {
     .sort((a, b) => a.name.localeCompare(b.name));
   return (
     <div className="table-scroll" role="region" aria-label="Clients" tabIndex={0}>
-      <table className="table">
+      <table className="table table--stack">
         <caption className="visually-hidden">Your clients, by name</caption>
         <thead>
           <tr>
@@ -29,21 +29,23 @@ export function ClientTable({ clients }: { clients: readonly CoachClient[] }) {
         <tbody>
           {rows.map(({ client, name }) => (
             <tr key={client.userId}>
-              <th scope="row">
+              <th scope="row" data-label="Name">
                 <span className="table__name">
                   <Link to={clientPath(client.userId)}>{name}</Link>
                   {client.pendingReview && <span className="badge badge--warning">Pending review</span>}
                 </span>
               </th>
-              <td className="table__email">{client.email}</td>
-              <td>
+              <td className="table__email" data-label="Email">
+                {client.email}
+              </td>
+              <td data-label="Last entry">
                 {client.lastEntryAt ? (
                   <time dateTime={client.lastEntryAt}>{formatDate(client.lastEntryAt)}</time>
                 ) : (
                   <span className="muted">{HEALTH_MESSAGES.noEntries}</span>
                 )}
               </td>
-              <td>{client.outOfTarget7d}</td>
+              <td data-label="Outside target (7 days)">{client.outOfTarget7d}</td>
             </tr>
           ))}
         </tbody>

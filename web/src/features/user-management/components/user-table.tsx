@@ -82,7 +82,7 @@ export function UserTable({
     return hasMore ? null : <EmptyState ref={table}>{emptyText(tab, search)}</EmptyState>;
   return (
     <div className="table-scroll" role="region" aria-label="Users" tabIndex={0} ref={table}>
-      <table className="table">
+      <table className="table table--stack">
         <thead>
           <tr>
             {['Email', 'Name', 'Status', 'Roles', 'Coach', 'Created', 'Actions'].map((column) => (
@@ -95,23 +95,25 @@ export function UserTable({
         <tbody>
           {entries.map((entry) => (
             <tr key={rowKey(entry)}>
-              <td className="table__email">{entry.email}</td>
-              <td>{entry.name || <span className="muted">Not set</span>}</td>
-              <td>
+              <td className="table__email" data-label="Email">
+                {entry.email}
+              </td>
+              <td data-label="Name">{entry.name || <span className="muted">Not set</span>}</td>
+              <td data-label="Status">
                 <span className={`badge ${STATUS_BADGES[entry.status].tone}`}>
                   {STATUS_BADGES[entry.status].label}
                 </span>
               </td>
-              <td>
+              <td data-label="Roles">
                 {entry.roles.map((role) => ROLE_LABELS[role]).join(', ') || (
                   <span className="muted">None</span>
                 )}
               </td>
-              <td>
+              <td data-label="Coach">
                 <CoachCell entry={entry} coachNames={coachNames} />
               </td>
-              <td>{new Date(entry.createdAt).toLocaleDateString()}</td>
-              <td>
+              <td data-label="Created">{new Date(entry.createdAt).toLocaleDateString()}</td>
+              <td data-label="Actions">
                 <UserActions entry={entry} actions={actions} />
               </td>
             </tr>
