@@ -64,6 +64,13 @@ function CoachCell({ entry, coachNames }: { entry: UserEntry; coachNames: Readon
   return <>{coachNames.get(entry.coachId) ?? entry.coachId}</>;
 }
 
+/**
+ * User Management's columns, as SPEC names them.
+ * Each cell names its own (`satisfies Column`) for the phone's cards (`.table--stack`).
+ */
+const COLUMNS = ['Email', 'Name', 'Status', 'Roles', 'Coach', 'Created', 'Actions'] as const;
+type Column = (typeof COLUMNS)[number];
+
 export function UserTable({
   entries,
   tab,
@@ -85,7 +92,7 @@ export function UserTable({
       <table className="table table--stack">
         <thead>
           <tr>
-            {['Email', 'Name', 'Status', 'Roles', 'Coach', 'Created', 'Actions'].map((column) => (
+            {COLUMNS.map((column) => (
               <th key={column} scope="col">
                 {column}
               </th>
@@ -95,25 +102,29 @@ export function UserTable({
         <tbody>
           {entries.map((entry) => (
             <tr key={rowKey(entry)}>
-              <td className="table__email" data-label="Email">
+              <td className="table__email" data-label={'Email' satisfies Column}>
                 {entry.email}
               </td>
-              <td data-label="Name">{entry.name || <span className="muted">Not set</span>}</td>
-              <td data-label="Status">
+              <td data-label={'Name' satisfies Column}>
+                {entry.name || <span className="muted">Not set</span>}
+              </td>
+              <td data-label={'Status' satisfies Column}>
                 <span className={`badge ${STATUS_BADGES[entry.status].tone}`}>
                   {STATUS_BADGES[entry.status].label}
                 </span>
               </td>
-              <td data-label="Roles">
+              <td data-label={'Roles' satisfies Column}>
                 {entry.roles.map((role) => ROLE_LABELS[role]).join(', ') || (
                   <span className="muted">None</span>
                 )}
               </td>
-              <td data-label="Coach">
+              <td data-label={'Coach' satisfies Column}>
                 <CoachCell entry={entry} coachNames={coachNames} />
               </td>
-              <td data-label="Created">{new Date(entry.createdAt).toLocaleDateString()}</td>
-              <td data-label="Actions">
+              <td data-label={'Created' satisfies Column}>
+                {new Date(entry.createdAt).toLocaleDateString()}
+              </td>
+              <td data-label={'Actions' satisfies Column}>
                 <UserActions entry={entry} actions={actions} />
               </td>
             </tr>
