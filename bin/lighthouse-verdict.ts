@@ -2,18 +2,13 @@
  * How `npm run lighthouse` (bin/lighthouse.ts) judges a page from its runs
  * (docs/decisions/057-lighthouse-and-serving.md, "A second round for performance").
  */
+import { median } from './median';
 
 /** The lowest median score issue 12 accepts, in every category. */
 export const THRESHOLD = 95;
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 export type Category = (typeof CATEGORIES)[number];
 export type Scores = Readonly<Record<Category, number>>;
-
-/** The middle value (the upper middle of an even count), as each category is scored. */
-export const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 /** Each category's median over a page's runs. */
 export const medianScores = (runs: readonly Scores[]): Scores =>

@@ -29,11 +29,11 @@ import {
   CATEGORIES,
   THRESHOLD,
   failing,
-  median,
   medianScores,
   secondRoundFor,
   type Scores,
 } from './lighthouse-verdict';
+import { median } from './median';
 import { waitForQuiet } from './wait-for-quiet';
 
 const PAGES = ['/signin', '/activate'] as const;

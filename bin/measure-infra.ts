@@ -28,6 +28,7 @@ import { stackNameFor } from '../infra/stacks/stage-config';
 import { LOADED_ON_DEMAND } from '../infra/constructs/app-function';
 import { importedBy } from '../infra/bundling/build-on-demand.mjs';
 import { IMPORT_LIMIT_MS, ISSUE_NODE_START_UP_MS, importGuardFor } from './import-guard';
+import { median } from './median';
 import { waitForQuiet } from './wait-for-quiet';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -215,8 +216,6 @@ interface ImportTime {
   /** The median of the first measurement, when it was over the guard and the function was measured again. */
   readonly firstMedian?: number;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** The most a function's median import may be, from how fast Node started in the same processes. */
 const guardOf = (time: ImportTime): number => importGuardFor(time.startUpMedian);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../infra/local/dynamodb-local';
 import { canSeeProcesses, trackProcessTree, type TreeMember } from '../test/fixtures/process-tree';
+import { median } from './median';
 
 const BUDGET_MS = 10_000;
 const GONE_WITHIN_MS = 15_000;
@@ -67,11 +68,10 @@ const once = async (): Promise<Run> => {
 const runs: Run[] = [];
 for (let run = 0; run < RUNS; run += 1) runs.push(await once());
 const times = runs.map((run) => run.readyMs);
-const sorted = [...times].sort((a, b) => a - b);
-const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+const middle = median(times);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 console.log(
-  `npm start to Ready: ${times.map(seconds).join(', ')}; median ${seconds(median)} (budget ${BUDGET_MS / 1000} s)`,
+  `npm start to Ready: ${times.map(seconds).join(', ')}; median ${seconds(middle)} (budget ${BUDGET_MS / 1000} s)`,
 );
 const left = runs.flatMap((run) => run.left);
 if (!canSeeProcesses) console.log('Stop not checked: it is seen through /proc, which this system lacks.');
@@ -83,4 +83,4 @@ else {
   console.error(`Still alive ${GONE_WITHIN_MS / 1000} s after SIGTERM at Ready (killed now):`);
   for (const member of left) console.error(`  ${member.pid} ${member.command}`);
 }
-if (median > BUDGET_MS || left.length > 0) process.exit(1);
+if (middle > BUDGET_MS || left.length > 0) process.exit(1);

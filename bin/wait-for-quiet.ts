@@ -8,7 +8,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How long a second chance waits, at most, for the machine to quieten. */
-export const QUIET_WAIT_MS = 30_000;
+const QUIET_WAIT_MS = 30_000;
 
 /** Waits for quiet; answers how long it waited and the load average it found, for the log. */
 export async function waitForQuiet(): Promise<string> {

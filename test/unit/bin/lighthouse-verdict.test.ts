@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   THRESHOLD,
   failing,
-  median,
   medianScores,
   secondRoundFor,
   type Scores,
 } from '../../../bin/lighthouse-verdict';
+import { median } from '../../../bin/median';
 
 const run = (performance: number, accessibility = 100, bestPractices = 100): Scores => ({
   performance,
