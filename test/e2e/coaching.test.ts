@@ -8,7 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { auditBothSizes } from './support/audit';
-import { launchChromium, openDeviceForTest } from './support/browser';
+import { DESKTOP, launchChromium, openDeviceForTest } from './support/browser';
 import {
   activateFromLink,
   completeOnboarding,
@@ -130,6 +130,9 @@ describe('coaching in the browser', () => {
     await openFromSidebar(admin, 'Audit Log');
     const events = admin.getByRole('region', { name: 'Audit events' });
     await events.getByText("Coach read a client's data", { exact: true }).first().waitFor();
+    // At 1,280 px its columns fit beside the navigation: nothing to scroll sideways to.
+    await admin.setViewportSize(DESKTOP);
+    expect(await events.evaluate((region) => region.scrollWidth - region.clientWidth)).toBe(0);
     await auditBothSizes(admin, 'audit-log');
 
     // The client's own Recent activity on Profile: their activation, not their coach's reads.

@@ -21,7 +21,7 @@ export const displayName = (person: Named): string => fullName(person) || person
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 /** To the second: the audit log tells apart events of the same minute. */
-const preciseFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const secondFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 
 export const formatDate = (iso: string): string => dateFormat.format(new Date(iso));
 
@@ -32,7 +32,8 @@ export const pad2 = (n: number): string => String(n).padStart(2, '0');
 export const localDate = (date: Date): string =>
   `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())}`;
 export const formatDateTime = (iso: string): string => dateTimeFormat.format(new Date(iso));
-export const formatInstant = (iso: string): string => preciseFormat.format(new Date(iso));
+/** The time of day to the second, without the date. */
+export const formatSecond = (iso: string): string => secondFormat.format(new Date(iso));
 
 // ---------------------------------------------------------------- devices
 /** Browsers and systems in the order they must be tested: Edge's string also names Chrome and Safari. */
