@@ -19,7 +19,7 @@ export const openUserManagement = async () => {
 export const cell = (email: string, column: string) => {
   const panel = within(screen.getByRole('tabpanel'));
   const index = panel.getAllByRole('columnheader').findIndex((header) => header.textContent === column);
-  const row = panel.getByText(email).closest('tr');
+  const row = panel.getByRole('cell', { name: email }).closest('tr');
   if (!row) throw new Error(`No row for ${email}`);
   return within(row).getAllByRole('cell')[index]?.textContent;
 };

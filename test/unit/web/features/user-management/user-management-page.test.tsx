@@ -191,7 +191,7 @@ describe('User Management', () => {
     const app = await openUserManagement();
     await app.user.click(screen.getByRole('button', { name: 'Delete invitation for new@example.com' }));
     expect(api.calls.filter((c) => c.method === 'DELETE')).toHaveLength(0);
-    expect(screen.getByText('new@example.com')).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: 'new@example.com' })).toBeInTheDocument();
   });
 
   it('shows a dismissible banner when deleting fails', async () => {
@@ -297,7 +297,7 @@ describe('Invite modal', () => {
     expect(dialog.getByText(/Enter their email address and the activation code/)).toBeInTheDocument();
     expect(dialog.getByText(/Create a passkey/)).toBeInTheDocument();
     await app.user.click(dialog.getByRole('button', { name: 'Done' }));
-    expect(await screen.findByText('new@example.com')).toBeInTheDocument();
+    expect(await screen.findByRole('cell', { name: 'new@example.com' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Pending Invitations (1)' })).toBeInTheDocument();
   });
 
@@ -369,7 +369,7 @@ describe('Invite modal', () => {
     expect(await dialog.findByRole('alert')).toHaveTextContent(API_MESSAGES.invitationExists);
     await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
     // Read again after the refusal: the list and its counts show what the server holds.
-    expect(await screen.findByText('new@example.com')).toBeInTheDocument();
+    expect(await screen.findByRole('cell', { name: 'new@example.com' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Pending Invitations (1)' })).toBeInTheDocument();
   });
 

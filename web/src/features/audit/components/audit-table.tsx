@@ -1,5 +1,6 @@
 import type { Ref } from 'react';
 import { AUDIT_TYPE_LABELS, type AuditEvent } from '../../../../../shared/audit';
+import { Email } from '../../../components/email';
 import { describeUserAgent, formatDate, formatSecond, fullName } from '../../../lib/format';
 import type { KnownPerson } from '../people';
 
@@ -16,18 +17,6 @@ const NONE = (
     <span className="visually-hidden">None</span>
   </>
 );
-
-/** An email that may break after its '@' when its column is short of room, and nowhere else. */
-function Email({ address }: { address: string }) {
-  const at = address.lastIndexOf('@') + 1;
-  return (
-    <>
-      {address.slice(0, at)}
-      <wbr />
-      {address.slice(at)}
-    </>
-  );
-}
 
 /** A person by name and email when the Audit Log knows them (its pages name them), else by id. */
 function Person({ id, people }: { id: string | undefined; people: ReadonlyMap<string, KnownPerson> }) {

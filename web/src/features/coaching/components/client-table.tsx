@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { CoachClient } from '../../../../../shared/coaching';
 import { HEALTH_MESSAGES } from '../../../../../shared/health-messages';
+import { Email } from '../../../components/email';
 import { paths } from '../../../config/paths';
 import { displayName, formatDate } from '../../../lib/format';
 
@@ -43,7 +44,7 @@ export function ClientTable({ clients }: { clients: readonly CoachClient[] }) {
                 </span>
               </th>
               <td className="table__email" data-label={'Email' satisfies Column}>
-                {client.email}
+                <Email address={client.email} />
               </td>
               <td data-label={'Last entry' satisfies Column}>
                 {client.lastEntryAt ? (

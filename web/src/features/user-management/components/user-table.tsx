@@ -1,6 +1,7 @@
 import { useRef, type RefObject } from 'react';
 import { ACCOUNT_LABELS } from '../../../../../shared/account';
 import { MESSAGES } from '../../../../../shared/messages';
+import { Email } from '../../../components/email';
 import { EmptyState } from '../../../components/empty-state';
 import { useKeepFocusIn } from '../../../lib/keep-focus';
 import { ROLE_LABELS } from '../../../lib/role-labels';
@@ -103,7 +104,7 @@ export function UserTable({
           {entries.map((entry) => (
             <tr key={rowKey(entry)}>
               <td className="table__email" data-label={'Email' satisfies Column}>
-                {entry.email}
+                <Email address={entry.email} />
               </td>
               <td data-label={'Name' satisfies Column}>
                 {entry.name || <span className="muted">Not set</span>}
