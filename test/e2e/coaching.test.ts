@@ -130,9 +130,12 @@ describe('coaching in the browser', () => {
     await openFromSidebar(admin, 'Audit Log');
     const events = admin.getByRole('region', { name: 'Audit events' });
     await events.getByText("Coach read a client's data", { exact: true }).first().waitFor();
-    // At 1,280 px its columns fit beside the navigation: nothing to scroll sideways to.
-    await admin.setViewportSize(DESKTOP);
-    expect(await events.evaluate((region) => region.scrollWidth - region.clientWidth)).toBe(0);
+    // Nothing to scroll sideways to: at 1,280 px its columns fit beside the navigation; at 1,024 px
+    // each event is a card (decision 045).
+    for (const viewport of [{ width: 1024, height: 768 }, DESKTOP]) {
+      await admin.setViewportSize(viewport);
+      expect(await events.evaluate((region) => region.scrollWidth - region.clientWidth)).toBe(0);
+    }
     await auditBothSizes(admin, 'audit-log');
 
     // The client's own Recent activity on Profile: their activation, not their coach's reads.

@@ -42,6 +42,32 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** Widths between the phone and the desktop: an upright tablet, and a landscape one beside the navigation. */
+const TABLETS: readonly Viewport[] = [
+  { width: 820, height: 1180 },
+  { width: 1024, height: 768 },
+];
+
+/**
+ * Every button of User Management's rows is in sight without scrolling the table sideways (decision
+ * 045): it ends within the table's region and the screen. The admin's own row has the most buttons.
+ */
+const expectRowButtonsInSight = async (page: Page, viewport: Viewport) => {
+  const users = page.getByRole('region', { name: 'Users', exact: true });
+  const shown = (await users.boundingBox())!;
+  for (const email of [SCREENS_ADMIN, 'new.client@example.com']) {
+    const buttons = await page.getByRole('row').filter({ hasText: email }).getByRole('button').all();
+    expect(buttons.length).toBeGreaterThan(0);
+    for (const button of buttons) {
+      const box = await button.boundingBox();
+      expect(box, await button.innerText()).not.toBeNull();
+      expect(box!.x + box!.width, `${await button.innerText()} at ${viewport.width} px`).toBeLessThanOrEqual(
+        Math.min(viewport.width, shown.x + shown.width),
+      );
+    }
+  }
+};
+
 /** Waits for the screen to settle, runs axe, and saves the screenshot at this viewport. */
 const audit = async (page: Page, screen: string, viewport: Viewport) => {
   await expectNoSeriousViolations(page, `${screen} at ${viewport.width}x${viewport.height}`);
@@ -94,23 +120,14 @@ describe('accessibility and screenshots', () => {
       const row = page.getByRole('row').filter({ hasText: 'new.client@example.com' });
       await row.waitFor();
       await audit(page, 'user-management', viewport);
-      // Every button of a row is in sight without scrolling the table sideways (decision 045): on a
-      // phone each person is a card; at 1,280 px the table fits beside the navigation. The admin's own
-      // row has the most buttons.
-      const users = page.getByRole('region', { name: 'Users', exact: true });
-      const shown = (await users.boundingBox())!;
-      for (const email of [SCREENS_ADMIN, 'new.client@example.com']) {
-        const buttons = await page.getByRole('row').filter({ hasText: email }).getByRole('button').all();
-        expect(buttons.length).toBeGreaterThan(0);
-        for (const button of buttons) {
-          const box = await button.boundingBox();
-          expect(box, await button.innerText()).not.toBeNull();
-          expect(
-            box!.x + box!.width,
-            `${await button.innerText()} at ${viewport.width} px`,
-          ).toBeLessThanOrEqual(Math.min(viewport.width, shown.x + shown.width));
-        }
-      }
+      await expectRowButtonsInSight(page, viewport);
+    }
+    // And between the two: a tablet upright (no navigation beside the page) and a 1,024 px screen
+    // (with it), where the seven columns do not fit and each person is a card.
+    for (const viewport of TABLETS) {
+      await page.setViewportSize(viewport);
+      await expectRowButtonsInSight(page, viewport);
+      await saveScreenshot(page, 'user-management', viewport);
     }
 
     // The states the screenshots do not show: Profile in edit mode, the invite modal, the drawer.

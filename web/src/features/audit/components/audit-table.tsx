@@ -62,7 +62,13 @@ type Column = (typeof COLUMNS)[number];
 /** Audit events as given (newest first), every field in words. */
 export function AuditTable({ events, people, ref }: AuditTableProps) {
   return (
-    <div className="table-scroll" role="region" aria-label="Audit events" tabIndex={0} ref={ref}>
+    <div
+      className="table-scroll table-scroll--stack"
+      role="region"
+      aria-label="Audit events"
+      tabIndex={0}
+      ref={ref}
+    >
       <table className="table table--stack audit">
         <caption className="visually-hidden">Audit events, newest first</caption>
         <thead>

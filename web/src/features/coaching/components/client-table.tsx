@@ -22,7 +22,7 @@ export function ClientTable({ clients }: { clients: readonly CoachClient[] }) {
     .map((client) => ({ client, name: displayName(client) }))
     .sort((a, b) => a.name.localeCompare(b.name));
   return (
-    <div className="table-scroll" role="region" aria-label="Clients" tabIndex={0}>
+    <div className="table-scroll table-scroll--stack-phone" role="region" aria-label="Clients" tabIndex={0}>
       <table className="table table--stack">
         <caption className="visually-hidden">Your clients, by name</caption>
         <thead>

@@ -89,7 +89,13 @@ export function UserTable({
   if (entries.length === 0)
     return hasMore ? null : <EmptyState ref={table}>{emptyText(tab, search)}</EmptyState>;
   return (
-    <div className="table-scroll" role="region" aria-label="Users" tabIndex={0} ref={table}>
+    <div
+      className="table-scroll table-scroll--stack"
+      role="region"
+      aria-label="Users"
+      tabIndex={0}
+      ref={table}
+    >
       <table className="table table--stack">
         <thead>
           <tr>
