@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { expectNoSeriousViolations, saveScreenshot } from './support/audit';
-import { DESKTOP, launchChromium, openDeviceForTest, PHONE, type Viewport } from './support/browser';
+import { DESKTOP, launchChromium, openDeviceForTest, PHONE, TABLETS, type Viewport } from './support/browser';
 import type { OnboardingDetails } from './support/people';
 import {
   activateFromLink,
@@ -41,12 +41,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Widths between the phone and the desktop: an upright tablet, and a landscape one beside the navigation. */
-const TABLETS: readonly Viewport[] = [
-  { width: 820, height: 1180 },
-  { width: 1024, height: 768 },
-];
 
 /**
  * Every button of User Management's rows is in sight without scrolling the table sideways (decision

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { DESKTOP, PHONE, type Viewport } from './browser';
+import { DESKTOP, PHONE, TABLETS, type Viewport } from './browser';
 
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../../test-results/screenshots');
 
@@ -44,22 +44,34 @@ export const saveScreenshot = async (page: Page, screen: string, viewport: Viewp
   return path;
 };
 
+/** The page has nothing to scroll sideways to at its current size. */
+const expectNoSidewaysScroll = (page: Page) =>
+  expect
+    .poll(() =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    )
+    .toBeLessThanOrEqual(0);
+
 /** axe, a screenshot, and no sideways scroll, at the page's current size; `settle` first brings the part shown into view. */
 export const auditScreen = async (page: Page, screen: string, settle?: () => Promise<unknown>) => {
   await settle?.();
   await expectNoSeriousViolations(page, screen);
   await saveScreenshot(page, screen, page.viewportSize() ?? DESKTOP);
-  await expect
-    .poll(() =>
-      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
-    )
-    .toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page);
 };
 
-/** The same screen at 1280x800 and 390x844, then back at 1280x800. */
+/**
+ * The same screen at 1280x800 and 390x844, then back at 1280x800; between them, at the two tablet sizes,
+ * only that the page does not scroll sideways.
+ */
 export const auditBothSizes = async (page: Page, screen: string, settle?: () => Promise<unknown>) => {
   await auditScreen(page, screen, settle);
   await page.setViewportSize(PHONE);
   await auditScreen(page, screen, settle);
+  for (const viewport of TABLETS) {
+    await page.setViewportSize(viewport);
+    await settle?.();
+    await expectNoSidewaysScroll(page);
+  }
   await page.setViewportSize(DESKTOP);
 };

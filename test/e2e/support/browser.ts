@@ -17,6 +17,11 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 390, height: 844 } as const;
 export type Viewport = { readonly width: number; readonly height: number };
+/** Between the two: a tablet upright (no navigation beside the page), and one on its side (with it). */
+export const TABLETS: readonly Viewport[] = [
+  { width: 820, height: 1180 },
+  { width: 1024, height: 768 },
+];
 
 /** Generous for a loaded 2-core machine, yet far below the test timeout. */
 const ACTION_TIMEOUT_MS = 15_000;
