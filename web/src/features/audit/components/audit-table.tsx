@@ -1,6 +1,7 @@
 import type { Ref } from 'react';
 import { AUDIT_TYPE_LABELS, type AuditEvent } from '../../../../../shared/audit';
 import { Email } from '../../../components/email';
+import { TableRegion } from '../../../components/table-region';
 import { describeUserAgent, formatDate, formatSecond, fullName } from '../../../lib/format';
 import type { KnownPerson } from '../people';
 
@@ -62,13 +63,7 @@ type Column = (typeof COLUMNS)[number];
 /** Audit events as given (newest first), every field in words. */
 export function AuditTable({ events, people, ref }: AuditTableProps) {
   return (
-    <div
-      className="table-scroll table-scroll--stack"
-      role="region"
-      aria-label="Audit events"
-      tabIndex={0}
-      ref={ref}
-    >
+    <TableRegion label="Audit events" stack="where-narrow" ref={ref}>
       <table className="table table--stack audit">
         <caption className="visually-hidden">Audit events, newest first</caption>
         <thead>
@@ -118,6 +113,6 @@ export function AuditTable({ events, people, ref }: AuditTableProps) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import type { CoachClient } from '../../../../../shared/coaching';
 import { HEALTH_MESSAGES } from '../../../../../shared/health-messages';
 import { Email } from '../../../components/email';
+import { TableRegion } from '../../../components/table-region';
 import { paths } from '../../../config/paths';
 import { displayName, formatDate } from '../../../lib/format';
 
@@ -22,7 +23,7 @@ export function ClientTable({ clients }: { clients: readonly CoachClient[] }) {
     .map((client) => ({ client, name: displayName(client) }))
     .sort((a, b) => a.name.localeCompare(b.name));
   return (
-    <div className="table-scroll table-scroll--stack-phone" role="region" aria-label="Clients" tabIndex={0}>
+    <TableRegion label="Clients" stack="on-phone">
       <table className="table table--stack">
         <caption className="visually-hidden">Your clients, by name</caption>
         <thead>
@@ -58,6 +59,6 @@ export function ClientTable({ clients }: { clients: readonly CoachClient[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }

@@ -1,11 +1,12 @@
+import { TableRegion } from '../../../components/table-region';
 import type { ChartModel } from '../chart-data';
 import { formatDateTime } from '../health-format';
 
 /** The text alternative of a chart: every value with its date, unit and target mark, newest first. */
 export function ChartTable({ chart }: { chart: ChartModel }) {
   return (
-    // Scrolls sideways on a phone: focusable and named, so a keyboard can scroll it too.
-    <div className="table-scroll" tabIndex={0} role="region" aria-label={`${chart.title} values`}>
+    // Scrolls sideways on a phone.
+    <TableRegion label={`${chart.title} values`}>
       <table className="table table--compact">
         <caption className="visually-hidden">
           {chart.title} in {chart.unit}, newest first
@@ -33,6 +34,6 @@ export function ChartTable({ chart }: { chart: ChartModel }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }

@@ -3,6 +3,7 @@ import { ACCOUNT_LABELS } from '../../../../../shared/account';
 import { MESSAGES } from '../../../../../shared/messages';
 import { Email } from '../../../components/email';
 import { EmptyState } from '../../../components/empty-state';
+import { TableRegion } from '../../../components/table-region';
 import { useKeepFocusIn } from '../../../lib/keep-focus';
 import { ROLE_LABELS } from '../../../lib/role-labels';
 import { rowKey, type EntryStatus, type UserEntry } from '../merge-entries';
@@ -89,13 +90,7 @@ export function UserTable({
   if (entries.length === 0)
     return hasMore ? null : <EmptyState ref={table}>{emptyText(tab, search)}</EmptyState>;
   return (
-    <div
-      className="table-scroll table-scroll--stack"
-      role="region"
-      aria-label="Users"
-      tabIndex={0}
-      ref={table}
-    >
+    <TableRegion label="Users" stack="where-narrow" ref={table}>
       <table className="table table--stack">
         <thead>
           <tr>
@@ -138,6 +133,6 @@ export function UserTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }
