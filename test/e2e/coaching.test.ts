@@ -8,7 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { auditBothSizes } from './support/audit';
-import { DESKTOP, launchChromium, openDeviceForTest } from './support/browser';
+import { DESKTOP, launchChromium, openDeviceForTest, TABLETS } from './support/browser';
 import {
   activateFromLink,
   completeOnboarding,
@@ -130,9 +130,9 @@ describe('coaching in the browser', () => {
     await openFromSidebar(admin, 'Audit Log');
     const events = admin.getByRole('region', { name: 'Audit events' });
     await events.getByText("Coach read a client's data", { exact: true }).first().waitFor();
-    // Nothing to scroll sideways to: at 1,280 px its columns fit beside the navigation; at 1,024 px
-    // each event is a card (decision 045).
-    for (const viewport of [{ width: 1024, height: 768 }, DESKTOP]) {
+    // Nothing to scroll sideways to: at 1,280 px its columns fit beside the navigation; on a tablet,
+    // upright or on its side, each event is a card (decision 045).
+    for (const viewport of [...TABLETS, DESKTOP]) {
       await admin.setViewportSize(viewport);
       expect(await events.evaluate((region) => region.scrollWidth - region.clientWidth)).toBe(0);
     }
