@@ -3,9 +3,10 @@
  * Cognito endpoint, the real handlers) with software passkeys:
  * - The signature counter (docs/decisions/001-passkey-chain.md). A copy of a passkey (same key, its own
  *   counter) that is behind the stored counter is refused: 401, no proof, `signin.failed` in the audit
- *   log, the stored counter where it was; the original signs in after it. An authenticator that always
- *   reports 0 (a 0/0 counter means "not supported" in WebAuthn) signs in again and again, its single-use
- *   session being the guard against a replay.
+ *   log with the reason `counter-not-advanced` (not a bad signature), the stored counter where it was;
+ *   the original signs in after it. An authenticator that always reports 0 (a 0/0 counter means "not
+ *   supported" in WebAuthn) signs in again and again, its single-use session being the guard against a
+ *   replay.
  * - The counter's write (`advanceCounter`) refuses by itself a counter that does not move forward, or
  *   that moved meanwhile.
  * - The session check (lambdas/common/session.ts). A token is refused at its next request when only the
@@ -121,15 +122,15 @@ describe('the signature counter', () => {
     expect(copy.credentials[0]?.counter).toBe(2);
     // Nothing of the credential moved: not the counter, not lastUsedAt.
     expect(await storedPasskey(credentialOf(person))).toEqual(stored);
-    // SimpleWebAuthn refuses a counter that is not ahead of the stored one, so the handler records it
-    // as an invalid assertion ('counter-not-advanced' is the stored counter changing under a race).
+    // Each is logged as what it is, a valid signature from a counter that did not move forward, not as
+    // an assertion that failed to verify: an admin reading the log can tell a copied key from a bad one.
     expect((await auditOf(person.userId)).slice(logged)).toMatchObject(
       attempts.map(() => ({
         type: 'signin.failed',
         outcome: 'failure',
         actorId: person.userId,
         subjectId: person.userId,
-        details: { reason: 'assertion-invalid' },
+        details: { reason: 'counter-not-advanced' },
       })),
     );
 

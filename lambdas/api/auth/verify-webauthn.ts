@@ -1,8 +1,9 @@
 /**
  * POST /v1/auth/verify-webauthn: checks a passkey assertion against the session's challenge and
  * answers a passkey proof for Cognito's custom challenge. The session is spent first, whatever the
- * outcome; the signature counter only moves forward from the value this check read. Every outcome
- * is in the audit log: a failure with its reason code, a success before the proof is issued.
+ * outcome; the signature counter only moves forward from the value this check read, and one that does
+ * not (a cloned authenticator) is logged as such. Every outcome is in the audit log: a failure with
+ * its reason code, a success before the proof is issued.
  */
 import { API_MESSAGES } from '../../../shared/messages';
 import { verifyWebauthnRequestSchema } from '../../../shared/schemas';
@@ -86,7 +87,9 @@ export const handler = httpHandler(
         credential: {
           id: passkey.credentialId,
           publicKey: new Uint8Array(passkey.publicKey),
-          counter: passkey.counter,
+          // With 0 the library checks all but the counter: `advanceCounter` below refuses one that
+          // does not move forward, so a clone is logged as `counter-not-advanced`, not as a bad signature.
+          counter: 0,
           transports: passkey.transports,
         },
       });

@@ -144,10 +144,10 @@ export const putPasskeyItem = (passkey: PasskeyRecord): TransactItem => ({
 /**
  * Moves the signature counter forward only: to a higher value than the one this verification read,
  * and only while the item still holds that value. A cloned authenticator shows up as a counter that
- * did not move forward; SimpleWebAuthn refuses it first (as an invalid assertion), and this write
- * refuses it again by itself. Authenticators that always report 0, as synced passkeys do, stay at 0:
- * what stops a replay there is the single-use sign-in session. Answers false when the counter would
- * not move forward or changed meanwhile.
+ * did not move forward: this is the one place that refuses it (verify-webauthn leaves the counter out
+ * of the signature's check, so that a clone is not logged as a bad signature). Authenticators that
+ * always report 0, as synced passkeys do, stay at 0: what stops a replay there is the single-use
+ * sign-in session. Answers false when the counter would not move forward or changed meanwhile.
  */
 export const advanceCounter = async (
   credentialId: string,
