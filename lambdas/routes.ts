@@ -154,7 +154,11 @@ const PASSKEY_ROUTES = (): RouteDefinition[] => [
     path: '/v1/users/me/passkeys/{credentialId}',
     auth: 'user',
     entry: 'lambdas/api/passkeys/rename-passkey.ts',
-    tables: { passkeys: [{ actions: ['GetItem', 'UpdateItem'] }], auditEvents: [{ actions: ['PutItem'] }] },
+    tables: {
+      accounts: [{ actions: ['ConditionCheckItem'] }],
+      passkeys: [{ actions: ['GetItem', 'UpdateItem'] }],
+      auditEvents: [{ actions: ['PutItem'] }],
+    },
     cognitoActions: [],
   },
   {

@@ -68,9 +68,9 @@ export const callerSessionCheckItem = (caller: Caller): TransactItem =>
   sessionCheckItem(caller.sub, writingSessionOf(caller));
 
 /**
- * `recordAudit`'s `onlyIf` for health data answered to the caller (the coach's client list, the
- * export): its event commits only while the caller's session still passes the session check, else
- * 401 and nothing is shown, as for any write made for the session.
+ * `onlyIf` for a write made for the caller (a passkey's rename) or for health data answered to them
+ * (`recordAudit`'s, for the coach's client list and the export): it commits only while the caller's
+ * session still passes the session check, else 401 and nothing is changed or shown.
  */
 export const whileSessionHolds = (caller: Caller): CommitChecks => ({
   checks: [callerSessionCheckItem(caller)],

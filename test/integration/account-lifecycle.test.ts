@@ -777,6 +777,46 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     expect(await passkeysOf(staying.idToken)).toHaveLength(2);
   });
 
+  it('refuses a rename and a removal by a session signed out while each was under way, not by another session', async () => {
+    const person = await activatedPerson('raced-passkey-edits@example.com');
+    const staying = await signInAs(person.authenticator);
+    expect((await addPasskey(staying.idToken, 'Laptop')).answer.status).toBe(201);
+    // Names and ids: each sign-in below moves the signing passkey's last use.
+    const named = async () =>
+      (await passkeysOf(staying.idToken)).map(({ credentialId, name }) => ({ credentialId, name }));
+    const before = await named();
+    expect(before).toHaveLength(2);
+    const target = before.find((passkey) => passkey.name === 'Laptop');
+    const path = `/v1/users/me/passkeys/${target?.credentialId ?? ''}`;
+
+    // Each request passed the session check; its session is signed out before the write commits.
+    const edits: [string, string, unknown][] = [
+      ['passkey.renamed', 'PATCH', { name: 'Stolen laptop' }],
+      ['passkey.removed', 'DELETE', undefined],
+    ];
+    for (const [type, method, json] of edits) {
+      const leaving = await signInAs(person.authenticator);
+      const race = await interleave('TransactWriteItemsCommand', type, async () => {
+        expect((await api('POST', '/v1/users/me/sign-out', leaving.idToken, {})).status).toBe(204);
+      });
+      try {
+        const answer = await api(method, path, leaving.idToken, json);
+        expect(race.fired(), type).toBe(true);
+        expect(answer, type).toMatchObject({ status: 401, body: { message: API_MESSAGES.unauthorized } });
+      } finally {
+        race.remove();
+      }
+      // Nothing changed and nothing was recorded.
+      expect(await named(), type).toEqual(before);
+      expect(await auditOf(type, person.userId), type).toEqual([]);
+    }
+
+    // The person's other session still renames and removes it.
+    expect((await api('PATCH', path, staying.idToken, { name: 'Old laptop' })).status).toBe(200);
+    expect((await api('DELETE', path, staying.idToken)).status).toBe(204);
+    expect(await passkeysOf(staying.idToken)).toHaveLength(1);
+  });
+
   it('opens no session with a proof issued after a recovery that committed once the sign-in was checked', async () => {
     const email = 'raced-signin@example.com';
     const person = await activatedPerson(email);
@@ -1827,6 +1867,32 @@ describe("the person's own rights (SPEC-2 section 3.4)", () => {
     expect(await auditOf('user.disabled', person.userId)).toMatchObject([
       { actorId: person.userId, details: { reason: 'deleting' } },
     ]);
+  });
+
+  it('erases nothing for a session signed out while the delete was under way; another session still can', async () => {
+    const email = 'raced-quitter@example.com';
+    const person = await activatedPerson(email);
+    const staying = await signInAs(person.authenticator);
+    const leaving = await signInAs(person.authenticator);
+    // The delete passed the session check and read the account; the session is signed out before the
+    // disable that begins the erase commits.
+    const race = await interleave('TransactWriteItemsCommand', 'deleting', async () => {
+      expect((await api('POST', '/v1/users/me/sign-out', leaving.idToken, {})).status).toBe(204);
+    });
+    try {
+      const answer = await api('DELETE', '/v1/users/me', leaving.idToken, { confirmEmail: email });
+      expect(race.fired()).toBe(true);
+      expect(answer).toMatchObject({ status: 401, body: { message: API_MESSAGES.unauthorized } });
+    } finally {
+      race.remove();
+    }
+    expect(await accountOf(person.userId)).toMatchObject({ status: 'active' });
+    expect((await accountOf(person.userId))?.['erasing']).toBeUndefined();
+    expect(await auditOf('user.disabled', person.userId)).toEqual([]);
+    expect((await api('GET', '/v1/users/me', staying.idToken)).status).toBe(200);
+
+    expect((await api('DELETE', '/v1/users/me', staying.idToken, { confirmEmail: email })).status).toBe(204);
+    expect(await traces({ userId: person.userId, email })).toEqual([]);
   });
 
   it('asks for a sign-in within the last 10 minutes before erasing, and erases nothing before', async () => {

@@ -1,7 +1,8 @@
 /**
  * DELETE /v1/users/me: the person erases their own account (SPEC-2 section 3.4), after typing their
  * email. The last admin cannot: an admin's erase commits only together with a check that another
- * person is still an active admin, so two admins leaving at once cannot leave nobody.
+ * person is still an active admin, so two admins leaving at once cannot leave nobody. The erase begins
+ * only while the caller's session still passes the session check (a sign-out meanwhile cancels it).
  */
 import { ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { ACCOUNT_MESSAGES, deleteMeRequestSchema } from '../../../shared/account';
@@ -13,7 +14,7 @@ import { endCoachingItems } from '../../common/coaching';
 import { eraseAccount } from '../../common/erase-account';
 import { BadRequest, Conflict, Unauthorized } from '../../common/errors';
 import { httpHandler, noContent } from '../../common/http';
-import { requireRecentSignIn } from '../../common/session';
+import { requireRecentSignIn, sessionIsValid, writingSessionOf } from '../../common/session';
 import {
   activeAdminCheckItem,
   getAccount,
@@ -73,6 +74,7 @@ export const handler = httpHandler(
             erasing,
           },
           { updatedAt: account.updatedAt },
+          writingSessionOf(caller),
         ),
         auditTransactItem(origin, {
           type: 'user.disabled',
@@ -85,8 +87,11 @@ export const handler = httpHandler(
         ...(await endCoachingItems(caller.sub, origin, caller.sub, 'account-deleted')),
       ],
     });
-    if (!disabled)
+    if (!disabled) {
+      // The session ended after its check (signed out, disabled, or its roles changed): as that check answers.
+      if (!(await sessionIsValid(caller))) throw new Unauthorized();
       throw new Conflict(isAdmin ? ACCOUNT_MESSAGES.lastAdmin : ACCOUNT_MESSAGES.changedMeanwhile);
+    }
     await eraseAccount({ ...account, erasing }, origin);
     return noContent();
   },

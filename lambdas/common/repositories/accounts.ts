@@ -94,12 +94,14 @@ export const untilTokensValid = async (tokensValidAfter: number): Promise<void> 
 
 /**
  * Transaction item applying `set` to an account only while `expected` still holds for it (each listed
- * attribute equal to the value read), so two admins acting at once cannot both act on what they read.
+ * attribute equal to the value read), so two admins acting at once cannot both act on what they read;
+ * with `session` (the person's own change), also only while that session passes the session check.
  */
 export const updateAccountItem = (
   userId: string,
   set: Partial<Omit<AccountRecord, 'userId'>>,
   expected: Partial<Pick<AccountRecord, 'status' | 'roles' | 'updatedAt'>> = {},
+  session?: WritingSession,
 ): TransactItem => {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -119,6 +121,12 @@ export const updateAccountItem = (
       return `#e${i} = :e${i}`;
     }),
   );
+  if (session) {
+    const check = sessionStillValid(session);
+    conditions.push(check.condition);
+    Object.assign(names, check.names);
+    Object.assign(values, check.values);
+  }
   return {
     Update: {
       TableName: table(),
@@ -305,21 +313,33 @@ export const addCredentialItem = (
   };
 };
 
-/** Transaction item taking a credential off the list, only if it is on it and not the last one. */
-export const removeCredentialItem = (userId: string, credentialId: string): TransactItem => ({
-  Update: {
-    TableName: table(),
-    Key: { userId },
-    UpdateExpression: 'DELETE credentialIds :ids SET updatedAt = :now',
-    ConditionExpression: 'contains(credentialIds, :id) AND size(credentialIds) > :one',
-    ExpressionAttributeValues: {
-      ':ids': new Set([credentialId]),
-      ':id': credentialId,
-      ':one': 1,
-      ':now': new Date().toISOString(),
+/**
+ * Transaction item taking a credential off the list, only if it is on it and not the last one, and only
+ * while the session removing it still passes the session check (`sessionStillValid`).
+ */
+export const removeCredentialItem = (
+  userId: string,
+  credentialId: string,
+  session: WritingSession,
+): TransactItem => {
+  const check = sessionStillValid(session);
+  return {
+    Update: {
+      TableName: table(),
+      Key: { userId },
+      UpdateExpression: 'DELETE credentialIds :ids SET updatedAt = :now',
+      ConditionExpression: `${check.condition} AND contains(credentialIds, :id) AND size(credentialIds) > :one`,
+      ExpressionAttributeNames: check.names,
+      ExpressionAttributeValues: {
+        ...check.values,
+        ':ids': new Set([credentialId]),
+        ':id': credentialId,
+        ':one': 1,
+        ':now': new Date().toISOString(),
+      },
     },
-  },
-});
+  };
+};
 
 /**
  * Whether an account is an erase that began (the disable that marked it) before `before` (epoch

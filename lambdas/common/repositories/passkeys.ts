@@ -6,7 +6,7 @@ import { ddb, type TransactItem } from '../aws';
 import { batchGetAll } from '../batch-get';
 import { queryAttributes } from '../batch-write';
 import { tableName } from '../env';
-import { conditionFailedAt, transactWrite } from '../transactions';
+import { conditionFailedAt, refusalOf, transactWrite, type CommitChecks } from '../transactions';
 
 const table = () => tableName('passkeys');
 
@@ -84,20 +84,24 @@ export const newPasskeyRecord = (
 });
 
 /**
- * Renames a passkey of this person with `also` (its audit event) in the same transaction; answers the
- * renamed passkey, or undefined when it is not theirs (or was removed meanwhile).
+ * Renames a passkey of this person with `also` (its audit event) in the same transaction, only while
+ * `onlyIf`'s checks hold (else their refusal); answers the renamed passkey, or undefined when it is not
+ * theirs (or was removed meanwhile).
  */
 export const renamePasskey = async (
   userId: string,
   credentialId: string,
   name: string,
   also: readonly TransactItem[] = [],
+  onlyIf?: CommitChecks,
 ): Promise<PasskeyRecord | undefined> => {
   const passkey = await getPasskey(credentialId);
   if (passkey?.userId !== userId) return undefined;
+  const checks = onlyIf?.checks ?? [];
   try {
     await transactWrite({
       TransactItems: [
+        ...checks,
         {
           Update: {
             TableName: table(),
@@ -113,8 +117,10 @@ export const renamePasskey = async (
     });
     return { ...passkey, name };
   } catch (error) {
+    const refusal = refusalOf(error, onlyIf);
+    if (refusal) throw refusal;
     // Removed meanwhile (the condition names the owner); anything else is an error.
-    if (conditionFailedAt(error, 0)) return undefined;
+    if (conditionFailedAt(error, checks.length)) return undefined;
     throw error;
   }
 };

@@ -776,7 +776,8 @@ describe('least-privilege IAM', () => {
     // still active); a health record's create or delete and a profile update,
     // that its owner's session still passes the session check; a coach's read of a client or note to
     // them, that the coach's session still does and the client is still in `users`; the coach's client
-    // list and the person's export, that the reader's session still passes it.
+    // list and the person's export, that the reader's session still passes it; a passkey's rename, that
+    // the renaming session still does (its add and removal check it on the account's own update).
     expect(allowed('dynamodb:ConditionCheckItem')).toEqual([
       'AssignCoach',
       'ChangeRoles',
@@ -797,6 +798,7 @@ describe('least-privilege IAM', () => {
       'ListClientNotes',
       'ListCoachClients',
       'RegisterPasskey',
+      'RenamePasskey',
       'ResendInvitation',
       'ResetAccess',
       'UnassignCoach',
