@@ -256,6 +256,10 @@ describe('health records in the browser', () => {
       await page.evaluate(() => window.scrollTo(0, 0));
       await heading(page, 'Metrics & Analytics').waitFor();
       await expectNoHorizontalScroll(page);
+      // The period's frame closes after its last option, not at the page's edge with nothing in it.
+      const frame = await page.locator('.segmented').boundingBox();
+      const last = await page.getByRole('radio', { name: '90 days' }).boundingBox();
+      expect((frame?.x ?? 0) + (frame?.width ?? 0) - ((last?.x ?? 0) + (last?.width ?? 0))).toBeLessThan(8);
       await auditScreen(page, 'metrics');
     }
     await page.setViewportSize(DESKTOP);
