@@ -111,11 +111,30 @@ describe('coaching in the browser', () => {
     await coach.locator('.entry').filter({ hasText: 'Above target' }).first().waitFor();
     // Read-only: no delete, no log buttons.
     expect(await coach.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
+    // The page opens at its top: the focus it takes does not slide it under the header.
+    expect(await coach.evaluate(() => window.scrollY)).toBe(0);
     await auditBothSizes(coach, 'client-detail');
 
     await coach.getByLabel('Note', { exact: true }).fill(NOTE);
     await coach.getByRole('button', { name: 'Save note', exact: true }).click();
     await coach.getByRole('list', { name: 'Notes, newest first' }).getByText(NOTE, { exact: true }).waitFor();
+    // A page opened from the sidebar starts at its top, however far down the last one was.
+    const scrollY = () => coach.evaluate(() => window.scrollY);
+    const left = await scrollY();
+    expect(left).toBeGreaterThan(0);
+    await openFromSidebar(coach, 'Profile');
+    await coach.getByRole('list', { name: 'Passkeys' }).waitFor();
+    await coach.getByRole('list', { name: 'Recent activity, newest first' }).waitFor();
+    const bottom = await coach.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+    expect(bottom).toBeGreaterThan(left);
+    expect(await scrollY()).toBe(0);
+    // Back finds a page where it was left (one whose data is still at hand: a client's records are
+    // not kept once their page is left, so theirs is drawn anew).
+    await coach.evaluate((y) => window.scrollTo(0, y), bottom);
+    await openFromSidebar(coach, 'My Clients');
+    await coach.goBack();
+    await heading(coach, 'Profile').waitFor();
+    await expect.poll(scrollY).toBe(bottom);
 
     await openFromSidebar(coach, 'My Clients');
     await expect.poll(() => detailValue(coach, 'Pending Reviews').innerText()).toBe('0');

@@ -17,6 +17,10 @@ Object.assign(globalThis, { __WEB_CONFIG__: testConfig });
 // than the default 1 s `findBy*` waits for. A wait still fails when the element never appears.
 configure({ asyncUtilTimeout: 5_000 });
 
+// jsdom lays nothing out, so it cannot scroll, and says so for each of the router's scroll resets; where
+// a page shows is checked in the browser journeys (test/e2e/coaching.test.ts).
+window.scrollTo = () => undefined;
+
 afterEach(() => {
   cleanup();
   vi.useRealTimers();

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet, ScrollRestoration, type RouteObject } from 'react-router';
 import { FullPageSpinner } from '../components/spinner';
 import { paths } from '../config/paths';
 import { GuestOnly, RequireAuth, RequireRole } from './guards';
@@ -16,9 +16,23 @@ const page =
 
 const toDashboard = <Navigate to={paths.dashboard} replace />;
 
+/**
+ * Around every page: a page opened by a link starts at its top, as a page load does, and Back or
+ * Forward finds the page where it was left (React Router keeps the positions for the tab's session).
+ */
+function Root() {
+  return (
+    <>
+      <ScrollRestoration />
+      <Outlet />
+    </>
+  );
+}
+
 /** Every route of SPEC section 2. Guards are eager (tiny); pages load on demand. */
 export const routes: RouteObject[] = [
   {
+    Component: Root,
     ErrorBoundary: RouteError,
     HydrateFallback: FullPageSpinner,
     children: [

@@ -18,7 +18,8 @@ export function DashboardLayout() {
   // A new page takes the focus, as a page load would: a screen reader says its title (the landmark is
   // named by the h1), and Tab goes on from the page, not from a link that has left or the sidebar. Not
   // when the page opened a dialog that holds the focus (onboarding), nor when the drawer was open: SPEC
-  // gives the focus back to the menu button then.
+  // gives the focus back to the menu button then. The focus does not scroll: where the page shows is
+  // the router's (`Root`), and a page taller than the screen would otherwise slide under the header.
   const main = useRef<HTMLElement>(null);
   const shownPath = useRef(pathname);
   useEffect(() => {
@@ -26,7 +27,7 @@ export function DashboardLayout() {
     const fromDrawer = drawerOpenOn === shownPath.current;
     shownPath.current = pathname;
     if (fromDrawer || document.activeElement?.closest('[aria-modal="true"]')) return;
-    main.current?.focus();
+    main.current?.focus({ preventScroll: true });
   }, [pathname, drawerOpenOn]);
 
   return (
