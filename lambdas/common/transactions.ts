@@ -71,10 +71,12 @@ export const refusalOf = (error: unknown, onlyIf: CommitChecks | undefined, firs
 };
 
 /**
- * Commits a transaction whose conditions say whether it may happen: false when it was cancelled
- * (a condition failed, or it kept colliding), true when it was committed. With `onlyIf`, its checks
- * commit first in the same transaction, and one that failed is the request's refusal (`refusalOf`),
- * never a false that the caller would read as its own condition failing.
+ * Commits a transaction whose conditions say whether it may happen: false when a condition failed,
+ * true when it was committed. With `onlyIf`, its checks commit first in the same transaction, and one
+ * that failed is the request's refusal (`refusalOf`), never a false that the caller would read as its
+ * own condition failing. A cancellation with no condition failed (a transaction that kept colliding
+ * through `transactWrite`'s tries, or was throttled) is thrown: false would tell the caller something
+ * untrue, such as an invitation that exists.
  */
 export const transactIf = async (
   input: TransactWriteCommandInput,
@@ -90,6 +92,7 @@ export const transactIf = async (
     if (!(error instanceof TransactionCanceledException)) throw error;
     const refusal = refusalOf(error, onlyIf);
     if (refusal) throw refusal;
+    if (!cancellationCodes(error).includes('ConditionalCheckFailed')) throw error;
     return false;
   }
 };

@@ -15,6 +15,7 @@ import {
   type InvitationList,
 } from '../../shared/directory';
 import { ACCOUNT_MESSAGES } from '../../shared/account';
+import { API_MESSAGES } from '../../shared/messages';
 import { AUDIT_RETENTION_DAYS, type AuditEvent } from '../../shared/audit';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
 import { storeAuditEvent } from '../fixtures/aws-env';
@@ -434,6 +435,38 @@ describe('a shard of the counts held by other writes', () => {
     }
     expect(await counts()).toEqual({ ...before, people: before.people + 1 });
     expect(await counts()).toEqual(await truth());
+  });
+});
+
+describe('a transaction that keeps colliding', () => {
+  it("answers a server error, not 'already pending', and stores nothing; the retry creates it", async () => {
+    const email = nextEmail('jammed');
+    const before = await counts();
+    // Every try meets another transaction on the counts, whichever shard it adds to.
+    const jammed = await refuse(
+      'TransactWriteItemsCommand',
+      email,
+      () =>
+        new TransactionCanceledException({
+          message: 'Transaction cancelled, please refer cancellation reasons for specific reasons',
+          $metadata: {},
+          CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
+        }),
+      100,
+    );
+    try {
+      const answer = await api('POST', '/internal/v1/admin/invitations', { email });
+      expect(answer).toMatchObject({ status: 500, body: { message: API_MESSAGES.internal } });
+      // transactWrite's four tries, each refused.
+      expect(jammed.count()).toBe(4);
+    } finally {
+      jammed.remove();
+    }
+    expect((await world.scan('invitations')).filter((item) => item.email === email)).toEqual([]);
+    expect(await counts()).toEqual(before);
+    // Nothing of it stands in the way of the next try.
+    await invite(email);
+    expect(await counts()).toEqual({ ...before, pendingInvitations: before.pendingInvitations + 1 });
   });
 });
 
