@@ -23,8 +23,9 @@ import { Construct } from 'constructs';
 import type { RouteDefinition } from '../../lambdas/routes';
 import { IDEMPOTENCY_KEY_HEADER } from '../../shared/constants';
 import { AUTHORIZER_CACHE_MINUTES } from '../../shared/session-policy';
-import { DEFAULT_THROTTLE, PUBLIC_ROUTE_THROTTLES, type Throttle } from './capacity';
+import { DEFAULT_THROTTLE, PUBLIC_ROUTE_CALLS, PUBLIC_ROUTE_THROTTLES, type Throttle } from './capacity';
 import {
+  ACTIVATION_POSTS_PER_IP_PER_5_MIN,
   API_REQUESTS_PER_IP_PER_5_MIN,
   AUTH_REQUESTS_PER_IP_PER_5_MIN,
   WAF_WINDOW_SECONDS,
@@ -75,6 +76,10 @@ export interface ConnectOptions {
 
 /** The public routes' prefix: the passkey ceremonies, before the caller has a token. */
 const AUTH_PATH = '/v1/auth/';
+/** The public routes an activation calls (verify-activation, register-passkey): their throttles are the small ones. */
+const ACTIVATION_PATHS = Object.entries(PUBLIC_ROUTE_CALLS)
+  .filter(([, calls]) => calls.perActivation > 0)
+  .map(([path]) => path);
 /** What the SPA sends beyond the CORS-safelisted headers (Idempotency-Key: decision 061). */
 const PREFLIGHT_HEADERS = ['Content-Type', 'Authorization', IDEMPOTENCY_KEY_HEADER];
 const RATE_LIMITED_MESSAGE = 'Too many requests. Please wait a few minutes and try again.';
@@ -345,15 +350,36 @@ export class PlatformApi extends Construct {
     // percent-decoded first, so an encoded letter (`/v1/%61uth/`) cannot slip past should API Gateway
     // decode it before routing; then `//`, `/./` and `/x/../` are folded and the case is lowered. A
     // crafted path that matches without reaching a public route only counts against the tighter limit.
-    const authPathStatement: CfnWebACL.StatementProperty = {
+    const pathContains = (searchString: string): CfnWebACL.StatementProperty => ({
       byteMatchStatement: {
         fieldToMatch: { uriPath: {} },
         positionalConstraint: 'CONTAINS',
-        searchString: AUTH_PATH,
+        searchString,
         textTransformations: [
           { priority: 0, type: 'URL_DECODE' },
           { priority: 1, type: 'NORMALIZE_PATH' },
           { priority: 2, type: 'LOWERCASE' },
+        ],
+      },
+    });
+    const authPathStatement = pathContains(AUTH_PATH);
+    // The activation calls themselves (`POST`): their preflights (`OPTIONS`) run under the default
+    // throttle and do not count against these methods'.
+    const activationPostStatement: CfnWebACL.StatementProperty = {
+      andStatement: {
+        statements: [
+          {
+            byteMatchStatement: {
+              fieldToMatch: { method: {} },
+              positionalConstraint: 'EXACTLY',
+              searchString: 'POST',
+              textTransformations: [{ priority: 0, type: 'NONE' }],
+            },
+          },
+          // WAF's OR takes two statements or more.
+          ACTIVATION_PATHS.length === 1
+            ? pathContains(ACTIVATION_PATHS[0]!)
+            : { orStatement: { statements: ACTIVATION_PATHS.map(pathContains) } },
         ],
       },
     };
@@ -366,8 +392,22 @@ export class PlatformApi extends Construct {
       visibilityConfig: visibility('Api', false),
       rules: [
         {
-          name: 'AuthRoutesRateLimit',
+          name: 'ActivationRoutesRateLimit',
           priority: 0,
+          action: { block: {} },
+          visibilityConfig: visibility('ActivationRoutesRateLimit', true),
+          statement: {
+            rateBasedStatement: {
+              aggregateKeyType: 'IP',
+              evaluationWindowSec: WAF_WINDOW_SECONDS,
+              limit: ACTIVATION_POSTS_PER_IP_PER_5_MIN,
+              scopeDownStatement: activationPostStatement,
+            },
+          },
+        },
+        {
+          name: 'AuthRoutesRateLimit',
+          priority: 1,
           action: { block: {} },
           visibilityConfig: visibility('AuthRoutesRateLimit', true),
           statement: {
@@ -381,7 +421,7 @@ export class PlatformApi extends Construct {
         },
         {
           name: 'ApiRateLimit',
-          priority: 1,
+          priority: 2,
           action: { block: {} },
           visibilityConfig: visibility('ApiRateLimit', false),
           statement: {

@@ -72,6 +72,25 @@ export const AUTH_REQUESTS_PER_IP_PER_5_MIN = roundUp(
 );
 
 /**
+ * The most activation calls (`POST` to verify-activation and register-passkey) one address makes in any
+ * WAF window while the Lambdas answer every one: 2 x 200 = 400. Their preflights are not counted: they
+ * run under another method's throttle, so they cannot use up the activation methods' own.
+ */
+export const ACTIVATION_POSTS_WITHIN_LAMBDA_LIMITS =
+  ACTIVATION_CALLS_PER_COUNTED_ATTEMPT * mostAllowedInWafWindow(ACTIVATION_IP_ATTEMPTS);
+
+/**
+ * Activation calls one address may make in 5 minutes before WAF blocks it: 500, under 2 a second. The
+ * activation methods' throttles are small (15 a second, capacity.ts) and shared by everyone, so under
+ * the `/v1/auth/` limit alone (12 a second) two addresses could keep every invitee out; at this one it
+ * takes nine (docs/decisions/054-capacity.md).
+ */
+export const ACTIVATION_POSTS_PER_IP_PER_5_MIN = roundUp(
+  ACTIVATION_POSTS_WITHIN_LAMBDA_LIMITS + REFUSED_RETRY_ROOM,
+  100,
+);
+
+/**
  * The clinic the limits are sized for: this many staff behind one public address, all working at once
  * (issue 12's clinic; ADR 050 sized for 30).
  */

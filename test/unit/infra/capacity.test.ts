@@ -37,6 +37,8 @@ import {
 } from '../../../infra/constructs/capacity';
 import { PlatformApi } from '../../../infra/constructs/platform-api';
 import {
+  ACTIVATION_POSTS_PER_IP_PER_5_MIN,
+  ACTIVATION_POSTS_WITHIN_LAMBDA_LIMITS,
   API_REQUESTS_PER_IP_PER_5_MIN,
   AUTH_REQUESTS_PER_IP_PER_5_MIN,
   AUTH_REQUESTS_WITHIN_LAMBDA_LIMITS,
@@ -333,6 +335,24 @@ describe('a single address guessing codes is still stopped', () => {
     expect(wafAllows).toBe(10_500);
     // WAF is the coarse shield against floods; the Lambda is what stops the guessing.
     expect(wafAllows / evaluated).toBeGreaterThan(50);
+  });
+
+  it("keeps one address's activation calls under 2 a second: nine addresses to use up a method's shared throttle, not two", () => {
+    // What the Lambda answers one address in any 5 minutes: 200 counted attempts, each with at most one
+    // uncounted registration; WAF is above it, so a clinic meets the Lambda's message first.
+    const answered = 2 * (2 * ACTIVATION_IP_ATTEMPTS.limit);
+    expect(answered).toBe(400);
+    expect(ACTIVATION_POSTS_WITHIN_LAMBDA_LIMITS).toBe(answered);
+    expect(ACTIVATION_POSTS_PER_IP_PER_5_MIN).toBe(500);
+    expect(ACTIVATION_POSTS_PER_IP_PER_5_MIN).toBeGreaterThan(answered);
+    for (const path of ['/v1/auth/verify-activation', '/v1/auth/register-passkey']) {
+      const throttle = PUBLIC_ROUTE_THROTTLES[path]!.rateLimit;
+      expect(throttle, path).toBe(15);
+      const perAddress = ACTIVATION_POSTS_PER_IP_PER_5_MIN / WAF_WINDOW_SECONDS;
+      expect(Math.ceil(throttle / perAddress), path).toBe(9);
+      // Under the /v1/auth/ limit alone, all of it aimed at one method, two addresses were enough.
+      expect(Math.ceil(throttle / (AUTH_REQUESTS_PER_IP_PER_5_MIN / WAF_WINDOW_SECONDS)), path).toBe(2);
+    }
   });
 
   it('leaves a guesser less than one chance in 10^21 at one invitation over its 7 days', () => {

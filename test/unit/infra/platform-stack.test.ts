@@ -23,6 +23,7 @@ import { SESSION_TTL_MS } from '../../../infra/local/cognito/sessions';
 import { BUNDLING, LOADED_ON_DEMAND, NEVER_LOADED_IN_LAMBDA } from '../../../infra/constructs/app-function';
 import {
   API_REQUESTS_PER_IP_PER_5_MIN,
+  ACTIVATION_POSTS_PER_IP_PER_5_MIN,
   AUTH_REQUESTS_PER_IP_PER_5_MIN,
   USER_POOL_REQUESTS_PER_IP_PER_5_MIN,
 } from '../../../infra/constructs/waf-limits';
@@ -1175,23 +1176,32 @@ describe('WAF', () => {
       return segments.join('/');
     },
     LOWERCASE: (value) => value.toLowerCase(),
+    NONE: (value) => value,
   };
-  /** Whether a statement matches a request for `path` (URI path statements only; anything else throws). */
-  const matchesPath = (statement: WafStatement, path: string): boolean => {
-    if (statement.OrStatement) return statement.OrStatement.Statements.some((s) => matchesPath(s, path));
-    if (statement.AndStatement) return statement.AndStatement.Statements.every((s) => matchesPath(s, path));
-    if (statement.NotStatement) return !matchesPath(statement.NotStatement.Statement, path);
+  /**
+   * Whether a statement matches a `method` request for `path` (URI path and method statements only;
+   * anything else throws).
+   */
+  const matchesPath = (statement: WafStatement, path: string, method = 'POST'): boolean => {
+    const matches = (inner: WafStatement) => matchesPath(inner, path, method);
+    if (statement.OrStatement) return statement.OrStatement.Statements.some(matches);
+    if (statement.AndStatement) return statement.AndStatement.Statements.every(matches);
+    if (statement.NotStatement) return !matches(statement.NotStatement.Statement);
     const match = statement.ByteMatchStatement;
-    if (!match || JSON.stringify(match.FieldToMatch) !== '{"UriPath":{}}') {
+    const field = JSON.stringify(match?.FieldToMatch);
+    if (!match || (field !== '{"UriPath":{}}' && field !== '{"Method":{}}')) {
       throw new Error(`Unsupported statement: ${JSON.stringify(statement)}`);
     }
     const value = [...match.TextTransformations]
       .sort((a, b) => a.Priority - b.Priority)
-      .reduce((current, { Type }) => {
-        const transform = TRANSFORMATIONS[Type];
-        if (!transform) throw new Error(`Unsupported text transformation ${Type}`);
-        return transform(current);
-      }, path);
+      .reduce(
+        (current, { Type }) => {
+          const transform = TRANSFORMATIONS[Type];
+          if (!transform) throw new Error(`Unsupported text transformation ${Type}`);
+          return transform(current);
+        },
+        field === '{"Method":{}}' ? method : path,
+      );
     switch (match.PositionalConstraint) {
       case 'CONTAINS':
         return value.includes(match.SearchString);
@@ -1233,11 +1243,50 @@ describe('WAF', () => {
     }
   });
 
-  it('limits /v1/auth/ to AUTH_REQUESTS_PER_IP_PER_5_MIN per IP, before the whole-API rule', () => {
+  it('limits the activation calls, then /v1/auth/, then the whole API, per IP', () => {
     expect(rulesOf(prod, apiAclId(prod)).map((rule) => [rule.Name, rule.Priority])).toEqual([
-      ['AuthRoutesRateLimit', 0],
-      ['ApiRateLimit', 1],
+      ['ActivationRoutesRateLimit', 0],
+      ['AuthRoutesRateLimit', 1],
+      ['ApiRateLimit', 2],
     ]);
+    expect(rateRule(prod, apiAclId(prod), 'ActivationRoutesRateLimit').Limit).toBe(
+      ACTIVATION_POSTS_PER_IP_PER_5_MIN,
+    );
+    expect(ACTIVATION_POSTS_PER_IP_PER_5_MIN).toBe(500);
+  });
+
+  it("counts every spelling of an activation call's POST against the activation limit, and nothing else", () => {
+    const activation = PUBLIC_ROUTES.filter((route) => /verify-activation|register-passkey/.test(route.path));
+    expect(activation.map((route) => route.path).sort()).toEqual([
+      '/v1/auth/register-passkey',
+      '/v1/auth/verify-activation',
+    ]);
+    for (const synth of [prod, dev]) {
+      const scopeDown = rateRule(synth, apiAclId(synth), 'ActivationRoutesRateLimit').ScopeDownStatement!;
+      const stage = synth.stack.api.restApi.deploymentStage.stageName;
+      for (const route of activation) {
+        const rest = route.path.slice('/v1/auth/'.length);
+        for (const path of [
+          route.path,
+          `/${stage}${route.path}`,
+          `/${stage}//v1//auth/${rest}`,
+          `/${stage}/v1/%61uth/${rest}`,
+          `/${stage.toUpperCase()}/V1/Auth/${rest.toUpperCase()}`,
+        ]) {
+          expect(matchesPath(scopeDown, path, 'POST'), path).toBe(true);
+          // Its preflight runs under the default throttle, not the activation method's.
+          expect(matchesPath(scopeDown, path, 'OPTIONS'), `OPTIONS ${path}`).toBe(false);
+        }
+      }
+      // A sign-in's calls and the authenticated routes count against the wider limits only.
+      for (const route of ROUTES.filter((route) => !activation.includes(route))) {
+        const path = `/${stage}${withParameters(route.path)}`;
+        expect(matchesPath(scopeDown, path, route.method), `${route.method} ${path}`).toBe(false);
+      }
+    }
+  });
+
+  it('limits /v1/auth/ to AUTH_REQUESTS_PER_IP_PER_5_MIN per IP, before the whole-API rule', () => {
     const auth = rateRule(prod, apiAclId(prod), 'AuthRoutesRateLimit');
     expect(auth.Limit).toBe(AUTH_REQUESTS_PER_IP_PER_5_MIN);
     expect(auth.Limit).toBe(3_500);
