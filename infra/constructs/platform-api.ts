@@ -90,8 +90,8 @@ const pathParameters = (path: string): string[] =>
 /**
  * The REST API (API Gateway v1) in front of the route manifest: a Cognito user-pool authorizer on every
  * non-public route, per-method throttling on the public auth routes, a regional WAF web ACL with
- * per-IP rate limits, X-Ray, execution logs at ERROR level, and JSON access logs that carry no bodies,
- * no query strings and no raw paths (a path can hold an email address).
+ * per-IP rate limits, execution logs at ERROR level, and JSON access logs that carry no bodies, no query
+ * strings and no raw paths (a path can hold an email address); no X-Ray on the stage (below).
  */
 export class PlatformApi extends Construct {
   readonly restApi: RestApi;
