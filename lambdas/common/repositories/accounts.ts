@@ -286,60 +286,60 @@ export const sessionCheckItem = (userId: string, session: WritingSession): Trans
 };
 
 /**
- * Transaction item adding a credential to the person's list, only while the session adding it still
- * passes the session check (`sessionStillValid`): a recovery that commits after the request was checked
- * cancels the add, so no passkey outlives the recovery. Also only below `MAX_PASSKEYS`.
+ * Transaction item changing the person's passkey list (`update`, moving `updatedAt` too) only while
+ * `condition` holds and the session changing it still passes the session check (`sessionStillValid`).
  */
-export const addCredentialItem = (
+const credentialListItem = (
   userId: string,
-  credentialId: string,
   session: WritingSession,
+  update: string,
+  condition: string,
+  values: Record<string, unknown>,
 ): TransactItem => {
   const check = sessionStillValid(session);
   return {
     Update: {
       TableName: table(),
       Key: { userId },
-      UpdateExpression: 'ADD credentialIds :id SET updatedAt = :now',
-      ConditionExpression: `${check.condition} AND size(credentialIds) < :maxPasskeys`,
+      UpdateExpression: `${update} SET updatedAt = :now`,
+      ConditionExpression: `${check.condition} AND ${condition}`,
       ExpressionAttributeNames: check.names,
-      ExpressionAttributeValues: {
-        ...check.values,
-        ':id': new Set([credentialId]),
-        ':now': new Date().toISOString(),
-        ':maxPasskeys': MAX_PASSKEYS,
-      },
+      ExpressionAttributeValues: { ...check.values, ...values, ':now': new Date().toISOString() },
     },
   };
 };
 
 /**
+ * Transaction item adding a credential to the person's list, only while the session adding it still
+ * passes the session check: a recovery that commits after the request was checked cancels the add, so
+ * no passkey outlives the recovery. Also only below `MAX_PASSKEYS`.
+ */
+export const addCredentialItem = (
+  userId: string,
+  credentialId: string,
+  session: WritingSession,
+): TransactItem =>
+  credentialListItem(userId, session, 'ADD credentialIds :id', 'size(credentialIds) < :maxPasskeys', {
+    ':id': new Set([credentialId]),
+    ':maxPasskeys': MAX_PASSKEYS,
+  });
+
+/**
  * Transaction item taking a credential off the list, only if it is on it and not the last one, and only
- * while the session removing it still passes the session check (`sessionStillValid`).
+ * while the session removing it still passes the session check.
  */
 export const removeCredentialItem = (
   userId: string,
   credentialId: string,
   session: WritingSession,
-): TransactItem => {
-  const check = sessionStillValid(session);
-  return {
-    Update: {
-      TableName: table(),
-      Key: { userId },
-      UpdateExpression: 'DELETE credentialIds :ids SET updatedAt = :now',
-      ConditionExpression: `${check.condition} AND contains(credentialIds, :id) AND size(credentialIds) > :one`,
-      ExpressionAttributeNames: check.names,
-      ExpressionAttributeValues: {
-        ...check.values,
-        ':ids': new Set([credentialId]),
-        ':id': credentialId,
-        ':one': 1,
-        ':now': new Date().toISOString(),
-      },
-    },
-  };
-};
+): TransactItem =>
+  credentialListItem(
+    userId,
+    session,
+    'DELETE credentialIds :ids',
+    'contains(credentialIds, :id) AND size(credentialIds) > :one',
+    { ':ids': new Set([credentialId]), ':id': credentialId, ':one': 1 },
+  );
 
 /**
  * Whether an account is an erase that began (the disable that marked it) before `before` (epoch
