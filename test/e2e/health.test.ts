@@ -259,7 +259,8 @@ describe('health records in the browser', () => {
       // The period's frame closes after its last option, not at the page's edge with nothing in it.
       const frame = await page.locator('.segmented').boundingBox();
       const last = await page.getByRole('radio', { name: '90 days' }).boundingBox();
-      expect((frame?.x ?? 0) + (frame?.width ?? 0) - ((last?.x ?? 0) + (last?.width ?? 0))).toBeLessThan(8);
+      if (!frame || !last) throw new Error('The period switch or its last option is not on the page');
+      expect(frame.x + frame.width - (last.x + last.width)).toBeLessThan(8);
       await auditScreen(page, 'metrics');
     }
     await page.setViewportSize(DESKTOP);

@@ -787,7 +787,8 @@ describe('recovery (SPEC-2 section 3.2)', () => {
     const before = await named();
     expect(before).toHaveLength(2);
     const target = before.find((passkey) => passkey.name === 'Laptop');
-    const path = `/v1/users/me/passkeys/${target?.credentialId ?? ''}`;
+    if (!target) throw new Error('The added passkey is not listed');
+    const path = `/v1/users/me/passkeys/${target.credentialId}`;
 
     // Each request passed the session check; its session is signed out before the write commits.
     const edits: [string, string, unknown][] = [
