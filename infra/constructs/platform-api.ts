@@ -376,10 +376,7 @@ export class PlatformApi extends Construct {
               textTransformations: [{ priority: 0, type: 'NONE' }],
             },
           },
-          // WAF's OR takes two statements or more.
-          ACTIVATION_PATHS.length === 1
-            ? pathContains(ACTIVATION_PATHS[0]!)
-            : { orStatement: { statements: ACTIVATION_PATHS.map(pathContains) } },
+          { orStatement: { statements: ACTIVATION_PATHS.map(pathContains) } },
         ],
       },
     };
