@@ -16,12 +16,15 @@ const cancellationCodes = (error: unknown): string[] =>
  */
 export const collided = (error: unknown): boolean => cancellationCodes(error).includes('TransactionConflict');
 
+/** Whether any item of a cancelled transaction failed its condition. */
+const anyConditionFailed = (error: unknown): boolean =>
+  cancellationCodes(error).includes('ConditionalCheckFailed');
+
 /**
  * Whether a cancelled transaction only collided with another one on the same item, with no condition
  * failing: trying again is safe and will usually succeed.
  */
-const onlyConflicted = (error: unknown): boolean =>
-  collided(error) && !cancellationCodes(error).includes('ConditionalCheckFailed');
+const onlyConflicted = (error: unknown): boolean => collided(error) && !anyConditionFailed(error);
 
 /** Whether a cancelled transaction's item `index` failed its condition (DynamoDB reports each item). */
 export const conditionFailedAt = (error: unknown, index: number): boolean =>
@@ -92,7 +95,7 @@ export const transactIf = async (
     if (!(error instanceof TransactionCanceledException)) throw error;
     const refusal = refusalOf(error, onlyIf);
     if (refusal) throw refusal;
-    if (!cancellationCodes(error).includes('ConditionalCheckFailed')) throw error;
+    if (!anyConditionFailed(error)) throw error;
     return false;
   }
 };
